@@ -1,0 +1,91 @@
+import type { Checkpoint } from '../checkpoint/checkpoint.js';
+import type { EventName, GenerationEvent } from './events.js';
+
+/**
+ * What a runtime needs from the infrastructure around it: a transition sink with an event log,
+ * a checkpoint store and a job queue. `memoryBus()` is the embedded default; `natsBus()` in
+ * `@interlude/bus` is the same contract over NATS JetStream.
+ */
+export interface Bus {
+  /** Publishes one transition and appends it to its generation's log; stored once per `event.id`. */
+  publish(event: GenerationEvent): Promise<void>;
+  /** A generation's event log, in order. */
+  events(generationId: string): Promise<GenerationEvent[]>;
+  /** Live transitions from now on, filtered. */
+  subscribe(filter: EventFilter, handler: EventHandler): Promise<Subscription>;
+  readonly checkpoints: CheckpointStore;
+  readonly jobs: JobQueue;
+  close(): Promise<void>;
+}
+
+export interface EventFilter {
+  event?: EventName | EventName[];
+  agent?: string;
+  action?: string;
+  generationId?: string;
+}
+
+export type EventHandler = (event: GenerationEvent) => void | Promise<void>;
+
+export interface Subscription {
+  unsubscribe(): Promise<void>;
+}
+
+export interface StoredCheckpoint {
+  checkpoint: Checkpoint;
+  /** The action's params, so a resume by id can rebuild the action. */
+  params: unknown;
+  /** Store revision, used to claim it. */
+  revision: number;
+  /** Set once a resume has claimed it. */
+  claimedBy?: string;
+}
+
+export interface CheckpointStore {
+  /** Stores the latest checkpoint of a generation, replacing any earlier one. Returns its revision. */
+  save(generationId: string, record: { checkpoint: Checkpoint; params: unknown }): Promise<number>;
+  load(generationId: string): Promise<StoredCheckpoint | undefined>;
+  /**
+   * Claims a stored checkpoint for one resume, if it is still at `revision`. Throws `ResumeError`
+   * `already_resumed` when another claimant got there first. The same claimant (a redelivered job)
+   * may claim again.
+   */
+  claim(generationId: string, revision: number, claimant: string): Promise<void>;
+}
+
+/** A background generate or resume, as carried on the work queue. snake_case, versioned. */
+export interface Job {
+  version: 1;
+  id: string;
+  kind: 'generate' | 'resume';
+  agent: string;
+  action: string;
+  params: unknown;
+  generation_id: string;
+  checkpoint?: Checkpoint;
+  answers?: Record<string, unknown>;
+  /** W3C trace context of whoever enqueued it. */
+  traceparent?: string;
+}
+
+export interface JobDelivery {
+  /** 1 on first delivery, more on redelivery after a worker died or failed. */
+  attempt: number;
+  headers: Record<string, string>;
+}
+
+export interface JobQueue {
+  enqueue(queue: string, job: Job, headers?: Record<string, string>): Promise<void>;
+  /**
+   * Runs `handler` for each job, at most `concurrency` at a time. A job is acknowledged after its
+   * handler resolves, redelivered when it rejects or its consumer dies.
+   */
+  consume(queue: string, handler: JobHandler, options: { concurrency: number }): Promise<JobConsumer>;
+}
+
+export type JobHandler = (job: Job, delivery: JobDelivery) => Promise<void>;
+
+export interface JobConsumer {
+  /** Stops taking jobs and waits for the ones running to finish. */
+  stop(): Promise<void>;
+}

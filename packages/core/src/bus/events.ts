@@ -1,0 +1,89 @@
+import type { CompletedResult } from '../checkpoint/checkpoint.js';
+import type { InputRequestJSON } from '../input-request/input-request.js';
+import type { FinishReason, ProviderMessage, ToolCall, Usage } from '../provider/provider-adapter.js';
+
+export const EVENT_VERSION = 1;
+
+export const EVENT_NAMES = [
+  'started',
+  'model_responded',
+  'tool_completed',
+  'input_requested',
+  'resumed',
+  'tool_turns_exceeded',
+  'completed',
+  'failed',
+] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/** What each event carries. Everything is snake_case and scrubbed of secrets. */
+export interface EventData {
+  started: {
+    service: string;
+    provider: string;
+    model: string;
+    action_name: string;
+    /** The opening user turn, provider-native. */
+    messages: ProviderMessage[];
+    traceparent?: string;
+  };
+  model_responded: {
+    /** Everything appended to the conversation since the previous event that appended: the turn's tool results, then the response. */
+    messages: ProviderMessage[];
+    tool_calls: ToolCall[];
+    text: string;
+    finish_reason: FinishReason;
+    raw_finish_reason?: string;
+    usage?: Usage;
+    response_id?: string;
+    tool_turns: number;
+    tool_choice_cleared: boolean;
+  };
+  tool_completed: {
+    tool_call_id: string;
+    tool_name: string;
+  } & CompletedResult;
+  input_requested: {
+    input_requests: InputRequestJSON[];
+    tool_call_turn_size: number;
+    approval_tool_calls: string[];
+    approved_tool_calls: string[];
+    mcp_tool_calls: string[];
+    tool_turns: number;
+    tool_choice_cleared: boolean;
+    traceparent?: string;
+  };
+  resumed: {
+    /** Calls answered, by id; the values stay out (they may be secret). */
+    answered_tool_calls: string[];
+    declined_tool_calls: string[];
+    traceparent?: string;
+  };
+  tool_turns_exceeded: { tool_turns: number; max_tool_turns: number; messages: ProviderMessage[] };
+  completed: { text: string; finish_reason: FinishReason; raw_finish_reason?: string };
+  failed: { error: { name: string; message: string; code?: string } };
+}
+
+/**
+ * One transition of one generation, as published on
+ * `interlude.gen.<agent>.<action>.<generation_id>.<event>` and kept in the event log.
+ * `id` is deterministic (generation, run, index), so a retried or replayed publish is stored once.
+ */
+export type GenerationEvent = {
+  [Name in EventName]: {
+    version: 1;
+    id: string;
+    event: Name;
+    agent: string;
+    action: string;
+    generation_id: string;
+    /** Which run of the generation: `start`, or a digest of the checkpoint a resume started from. */
+    run: string;
+    /** Position within the run, from 0. */
+    index: number;
+    time: string;
+    data: EventData[Name];
+  };
+}[EventName];
+
+export type EventOf<Name extends EventName> = Extract<GenerationEvent, { event: Name }>;

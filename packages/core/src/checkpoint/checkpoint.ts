@@ -1,0 +1,73 @@
+import type { InputRequestJSON } from '../input-request/input-request.js';
+import type { ProviderMessage } from '../provider/provider-adapter.js';
+
+export const CHECKPOINT_VERSION = 1;
+
+/**
+ * The machine context of a paused generation, as plain snake_case JSON. Keys are written in
+ * this order (DESIGN §5) so a signed checkpoint serialises the same way everywhere.
+ * It never holds a secret answer.
+ */
+export interface Checkpoint {
+  version: 1;
+  service: string;
+  provider: string;
+  model: string;
+  action_name: string;
+  tool_turns: number;
+  tool_choice_cleared: boolean;
+  /** Provider-native, without the messages derived from instructions. */
+  messages: ProviderMessage[];
+  /** How many trailing items of `messages` make up the paused tool-call turn. */
+  tool_call_turn_size: number;
+  /** Results of the paused turn's calls that already ran, by tool call id. */
+  completed_results: Record<string, CompletedResult>;
+  input_requests: InputRequestJSON[];
+  /** Calls paused on an approval gate. */
+  approval_tool_calls: string[];
+  /** Gated calls already approved: they run without being gated again. */
+  approved_tool_calls: string[];
+  /** Paused calls that go to an MCP server. */
+  mcp_tool_calls: string[];
+  agent: string;
+  generation_id: string;
+  traceparent?: string;
+  /** HMAC-SHA256 over the rest, when the runtime has a checkpoint key. */
+  signature?: string;
+}
+
+export interface CompletedResult {
+  tool_name: string;
+  result: unknown;
+  is_error: boolean;
+}
+
+/** Keys in their written order; `orderCheckpoint` uses it so every writer agrees byte for byte. */
+export const CHECKPOINT_KEYS = [
+  'version',
+  'service',
+  'provider',
+  'model',
+  'action_name',
+  'tool_turns',
+  'tool_choice_cleared',
+  'messages',
+  'tool_call_turn_size',
+  'completed_results',
+  'input_requests',
+  'approval_tool_calls',
+  'approved_tool_calls',
+  'mcp_tool_calls',
+  'agent',
+  'generation_id',
+  'traceparent',
+  'signature',
+] as const satisfies readonly (keyof Checkpoint)[];
+
+export function orderCheckpoint(checkpoint: Checkpoint): Checkpoint {
+  const ordered: Record<string, unknown> = {};
+  for (const key of CHECKPOINT_KEYS) {
+    if (checkpoint[key] !== undefined) ordered[key] = checkpoint[key];
+  }
+  return ordered as unknown as Checkpoint;
+}

@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { currentToolContext } from '../tool/tool-context.js';
+
+export type InputRequestKind = 'confirm' | 'text' | 'choice' | 'secret';
+const kinds: readonly InputRequestKind[] = ['confirm', 'text', 'choice', 'secret'];
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type ChoiceOption = JsonValue | { value: JsonValue; label: string };
+
+export interface InputRequestOptions {
+  /** JSON Schema, or a zod schema (kept as its JSON Schema), that the answer must satisfy. */
+  schema?: Record<string, unknown> | z.ZodType;
+  metadata?: Record<string, JsonValue>;
+}
+
+/** The wire form: snake_case, unset fields omitted. */
+export interface InputRequestJSON {
+  kind: InputRequestKind;
+  prompt: string;
+  options?: ChoiceOption[];
+  schema?: Record<string, unknown>;
+  metadata?: Record<string, JsonValue>;
+  tool_call_id?: string;
+  tool_name?: string;
+  arguments?: unknown;
+}
+
+/**
+ * A question a tool asks a person. A tool returns one (never throws it); the generation pauses
+ * and the request comes back in `response.inputRequests`, with `toolCallId`, `toolName` and
+ * `arguments` filled in so a UI can show what is being asked about.
+ *
+ * @example
+ *   if (ctx.answer === undefined) return InputRequest.confirm(`Refund $${amount}?`);
+ */
+export class InputRequest {
+  readonly kind: InputRequestKind;
+  readonly prompt: string;
+  readonly options: ChoiceOption[] | undefined;
+  readonly schema: Record<string, unknown> | undefined;
+  readonly metadata: Record<string, JsonValue> | undefined;
+  readonly toolCallId: string | undefined;
+  readonly toolName: string | undefined;
+  readonly arguments: unknown;
+
+  private constructor(json: InputRequestJSON) {
+    if (!kinds.includes(json.kind)) throw new TypeError(`Unknown input request kind: ${String(json.kind)}`);
+    if (typeof json.prompt !== 'string' || json.prompt.trim() === '') {
+      throw new TypeError('An input request needs a non-empty prompt');
+    }
+    if (json.kind === 'choice' && (!Array.isArray(json.options) || json.options.length === 0)) {
+      throw new TypeError('A choice input request needs at least one option');
+    }
+    this.kind = json.kind;
+    this.prompt = json.prompt;
+    this.options = json.options;
+    this.schema = json.schema;
+    this.metadata = json.metadata;
+    this.toolCallId = json.tool_call_id;
+    this.toolName = json.tool_name;
+    this.arguments = json.arguments;
+  }
+
+  static confirm(prompt: string, options?: InputRequestOptions): InputRequest {
+    return InputRequest.create('confirm', prompt, options);
+  }
+
+  static text(prompt: string, options?: InputRequestOptions): InputRequest {
+    return InputRequest.create('text', prompt, options);
+  }
+
+  static choice(prompt: string, options: InputRequestOptions & { options: ChoiceOption[] }): InputRequest {
+    return InputRequest.create('choice', prompt, options, options?.options);
+  }
+
+  /** An answer that reaches its tool and nothing else: scrubbed everywhere, never stored. */
+  static secret(prompt: string, options?: InputRequestOptions): InputRequest {
+    return InputRequest.create('secret', prompt, options);
+  }
+
+  static fromJSON(json: InputRequestJSON): InputRequest {
+    if (typeof json !== 'object' || json === null) throw new TypeError('An input request must be an object');
+    return new InputRequest(json);
+  }
+
+  static isInstance(value: unknown): value is InputRequest {
+    return value instanceof InputRequest;
+  }
+
+  /** The answer given for a call of the current generation, from anywhere inside its tool. */
+  static answerFor(toolCallId: string | undefined): unknown {
+    const context = currentToolContext();
+    if (context === undefined || toolCallId === undefined) return undefined;
+    return context.answers.get(toolCallId);
+  }
+
+  /** The id of the tool call whose body is running now, or undefined outside a tool. */
+  static currentToolCallId(): string | undefined {
+    return currentToolContext()?.toolCallId;
+  }
+
+  /** The values a choice accepts. */
+  optionValues(): JsonValue[] {
+    return (this.options ?? []).map((option) => (isLabelledOption(option) ? option.value : option));
+  }
+
+  /** A copy bound to the call that asked. */
+  forCall(call: { id: string; name: string; arguments: unknown }): InputRequest {
+    return new InputRequest({
+      ...this.toJSON(),
+      tool_call_id: call.id,
+      tool_name: call.name,
+      arguments: call.arguments,
+    });
+  }
+
+  toJSON(): InputRequestJSON {
+    const json: InputRequestJSON = { kind: this.kind, prompt: this.prompt };
+    if (this.options !== undefined) json.options = this.options;
+    if (this.schema !== undefined) json.schema = this.schema;
+    if (this.metadata !== undefined) json.metadata = this.metadata;
+    if (this.toolCallId !== undefined) json.tool_call_id = this.toolCallId;
+    if (this.toolName !== undefined) json.tool_name = this.toolName;
+    if (this.arguments !== undefined) json.arguments = this.arguments;
+    return json;
+  }
+
+  private static create(
+    kind: InputRequestKind,
+    prompt: string,
+    options: InputRequestOptions | undefined,
+    choiceOptions?: ChoiceOption[],
+  ): InputRequest {
+    const json: InputRequestJSON = { kind, prompt };
+    if (choiceOptions !== undefined) json.options = choiceOptions;
+    if (options?.schema !== undefined) json.schema = toJsonSchema(options.schema);
+    if (options?.metadata !== undefined) json.metadata = options.metadata;
+    return new InputRequest(json);
+  }
+}
+
+export function isLabelledOption(option: ChoiceOption): option is { value: JsonValue; label: string } {
+  return (
+    typeof option === 'object' && option !== null && !Array.isArray(option) && 'value' in option && 'label' in option
+  );
+}
+
+function toJsonSchema(schema: Record<string, unknown> | z.ZodType): Record<string, unknown> {
+  return schema instanceof z.ZodType ? (z.toJSONSchema(schema) as Record<string, unknown>) : schema;
+}

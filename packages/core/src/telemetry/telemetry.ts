@@ -1,0 +1,56 @@
+import type { FinishReason, Usage } from '../provider/provider-adapter.js';
+
+/**
+ * Lifecycle hooks that `@interlude/telemetry` turns into OpenTelemetry spans. Everything core
+ * hands over is already scrubbed of secrets.
+ */
+export interface Telemetry {
+  startGeneration(info: GenerationTraceInfo): GenerationTrace;
+}
+
+export interface GenerationTraceInfo {
+  agent: string;
+  action: string;
+  generationId: string;
+  provider: string;
+  model: string;
+  resumed: boolean;
+  /** The paused run's trace context (from the checkpoint): the new root links to it. */
+  linkedTraceparent?: string;
+  /** The caller's trace context (a job's NATS headers): the new root becomes its child. */
+  parentTraceparent?: string;
+}
+
+export interface GenerationTrace {
+  /** W3C traceparent of the root span, stored in the checkpoint. */
+  readonly traceparent: string | undefined;
+  /** Runs `body` with the root span active, so SDK calls and nested generations nest under it. */
+  runInContext<T>(body: () => T): T;
+  startModelCall(info: { provider: string; service: string; model: string }): ModelCallTrace;
+  startToolCall(info: { toolName: string; toolCallId: string; arguments: unknown }): ToolCallTrace;
+  end(outcome: GenerationOutcome): void;
+}
+
+export interface GenerationOutcome {
+  status: 'completed' | 'awaiting_input' | 'tool_turns_exceeded' | 'failed';
+  error?: Error;
+}
+
+export interface ModelCallTrace {
+  runInContext<T>(body: () => T): T;
+  end(info: {
+    responseId?: string;
+    responseModel?: string;
+    finishReason: FinishReason;
+    rawFinishReason?: string;
+    usage?: Usage;
+  }): void;
+  fail(error: Error): void;
+}
+
+export interface ToolCallTrace {
+  runInContext<T>(body: () => T): T;
+  /** `awaitingInput` when the call asked a question or waits on approval instead of finishing. */
+  end(info: { result?: unknown; isError?: boolean; awaitingInput?: boolean }): void;
+  fail(error: Error): void;
+}

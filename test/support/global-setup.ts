@@ -1,0 +1,67 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A private nats-server with JetStream, started for this test run. */
+    natsUrl: string;
+    /** The PostgreSQL every machine of ours runs (trust auth, database `test`). */
+    postgresUrl: string;
+  }
+}
+
+let server: ChildProcess | undefined;
+let storeDir: string | undefined;
+
+/**
+ * Starts one private nats-server (JetStream, random port) for the whole run, so tests never touch
+ * the machine's shared server and leave nothing behind. Fails loudly when it cannot start.
+ */
+export async function setup(project: TestProject): Promise<void> {
+  storeDir = await mkdtemp(join(tmpdir(), 'interlude-nats-'));
+  const started = await startNatsServer(storeDir);
+  server = started.process;
+  project.provide('natsUrl', started.url);
+  project.provide('postgresUrl', process.env.INTERLUDE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+}
+
+export async function teardown(): Promise<void> {
+  server?.kill('SIGTERM');
+  if (storeDir !== undefined) await rm(storeDir, { recursive: true, force: true });
+}
+
+export interface StartedNatsServer {
+  url: string;
+  port: number;
+  process: ChildProcess;
+}
+
+/** Spawns `nats-server -js` on `port` (a free one when 0) and resolves once it listens. */
+export function startNatsServer(storeDirectory: string, port = -1): Promise<StartedNatsServer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('nats-server', ['-js', '-sd', storeDirectory, '-a', '127.0.0.1', '-p', String(port)], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let log = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`nats-server did not start within 10 s:\n${log}`));
+    }, 10_000);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`nats-server could not start (is it installed? apt-get install nats-server): ${error.message}`));
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+      const match = /Listening for client connections on [\d.]+:(\d+)/.exec(log);
+      if (match && /Server is ready/.test(log)) {
+        clearTimeout(timer);
+        const actualPort = Number(match[1]);
+        resolve({ url: `nats://127.0.0.1:${actualPort}`, port: actualPort, process: child });
+      }
+    });
+  });
+}
