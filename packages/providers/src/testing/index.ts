@@ -1,0 +1,7 @@
+export {
+  createWireServer,
+  type RecordedRequest,
+  type WireReply,
+  type WireResponder,
+  type WireServer,
+} from './wire-server.js';
