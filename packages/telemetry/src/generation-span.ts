@@ -1,0 +1,127 @@
+import type {
+  GenerationOutcome,
+  GenerationTrace,
+  GenerationTraceInfo,
+  ModelCallTrace,
+  ToolCallTrace,
+} from '@interlude/core';
+import {
+  type Attributes,
+  type Context,
+  isSpanContextValid,
+  type Link,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
+import { currentContext, runWithContext } from './active-context.js';
+import type { ChildSpan } from './child-span.js';
+import { ModelCallSpan, type ModelCallStart } from './model-call-span.js';
+import { recordFailure } from './record-failure.js';
+import {
+  ATTR_AGENT_AWAITING_INPUT,
+  ATTR_GEN_AI_AGENT_NAME,
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_INTERLUDE_ACTION,
+  ATTR_INTERLUDE_GENERATION_ID,
+  ATTR_INTERLUDE_OUTCOME,
+  ATTR_INTERLUDE_RESUMED,
+  GEN_AI_OPERATION_INVOKE_AGENT,
+} from './semconv.js';
+import { ToolCallSpan, type ToolCallStart } from './tool-call-span.js';
+import { formatTraceparent, parseTraceparent } from './traceparent.js';
+
+export interface SpanSettings {
+  tracer: Tracer;
+  captureContent: boolean;
+}
+
+/**
+ * The `invoke_agent <agent>` root span of one run of a generation. A run that resumes a
+ * checkpoint is a new root, linked to the paused run's root: the two runs can be hours and
+ * processes apart, so a parent/child relation would leave a trace open for hours; a link is
+ * what the conventions use for "caused by". A job's caller trace (NATS headers) is a real
+ * parent, since the caller waits on the work it enqueued.
+ */
+export class GenerationSpan implements GenerationTrace {
+  readonly #settings: SpanSettings;
+  readonly #span: Span;
+  readonly #context: Context;
+  readonly #openChildren = new Set<ChildSpan>();
+  #ended = false;
+
+  constructor(settings: SpanSettings, info: GenerationTraceInfo) {
+    const parentContext = parentContextFor(info);
+    this.#settings = settings;
+    this.#span = settings.tracer.startSpan(
+      `${GEN_AI_OPERATION_INVOKE_AGENT} ${info.agent}`,
+      { kind: SpanKind.INTERNAL, attributes: rootAttributes(info), links: linksFor(info) },
+      parentContext,
+    );
+    this.#context = trace.setSpan(parentContext, this.#span);
+  }
+
+  get traceparent(): string | undefined {
+    const spanContext = this.#span.spanContext();
+    return isSpanContextValid(spanContext) ? formatTraceparent(spanContext) : undefined;
+  }
+
+  runInContext<T>(body: () => T): T {
+    return runWithContext(this.#context, body);
+  }
+
+  startModelCall(info: ModelCallStart): ModelCallTrace {
+    return this.#track(new ModelCallSpan(this.#settings.tracer, this.#context, info, this.#forget));
+  }
+
+  startToolCall(info: ToolCallStart): ToolCallTrace {
+    const { tracer, captureContent } = this.#settings;
+    return this.#track(new ToolCallSpan(tracer, this.#context, info, captureContent, this.#forget));
+  }
+
+  /** Ends the root, after ending any call span core left open, so nothing outlives the run. */
+  end(outcome: GenerationOutcome): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    for (const child of [...this.#openChildren]) child.abandon();
+    this.#span.setAttribute(ATTR_INTERLUDE_OUTCOME, outcome.status);
+    if (outcome.status === 'awaiting_input') this.#span.setAttribute(ATTR_AGENT_AWAITING_INPUT, true);
+    if (outcome.error !== undefined) recordFailure(this.#span, outcome.error);
+    else if (outcome.status === 'failed') this.#span.setStatus({ code: SpanStatusCode.ERROR });
+    this.#span.end();
+  }
+
+  #track<T extends ChildSpan>(child: T): T {
+    if (!this.#ended) this.#openChildren.add(child);
+    return child;
+  }
+
+  readonly #forget = (child: ChildSpan): void => {
+    this.#openChildren.delete(child);
+  };
+}
+
+function rootAttributes(info: GenerationTraceInfo): Attributes {
+  return {
+    [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_INVOKE_AGENT,
+    [ATTR_GEN_AI_AGENT_NAME]: info.agent,
+    [ATTR_INTERLUDE_ACTION]: info.action,
+    [ATTR_INTERLUDE_GENERATION_ID]: info.generationId,
+    ...(info.resumed ? { [ATTR_INTERLUDE_RESUMED]: true } : {}),
+  };
+}
+
+/** A job's caller becomes the parent; otherwise whatever is active (a delegating tool, a request). */
+function parentContextFor(info: GenerationTraceInfo): Context {
+  const caller = parseTraceparent(info.parentTraceparent);
+  if (caller !== undefined) return trace.setSpanContext(ROOT_CONTEXT, caller);
+  return currentContext();
+}
+
+function linksFor(info: GenerationTraceInfo): Link[] {
+  const paused = parseTraceparent(info.linkedTraceparent);
+  return paused === undefined ? [] : [{ context: paused }];
+}

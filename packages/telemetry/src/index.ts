@@ -1,0 +1,3 @@
+export { type OpenTelemetryOptions, type OpenTelemetryTelemetry, openTelemetry } from './open-telemetry.js';
+export * as semconv from './semconv.js';
+export { formatTraceparent, parseTraceparent } from './traceparent.js';

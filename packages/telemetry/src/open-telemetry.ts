@@ -1,0 +1,50 @@
+import type { GenerationTrace, GenerationTraceInfo, Telemetry } from '@interlude/core';
+import { isSpanContextValid, type TracerProvider, trace } from '@opentelemetry/api';
+import { currentContext } from './active-context.js';
+import { GenerationSpan } from './generation-span.js';
+import { INSTRUMENTATION_SCOPE } from './semconv.js';
+import { formatTraceparent } from './traceparent.js';
+
+export interface OpenTelemetryOptions {
+  /** Where spans go. Default: the global tracer provider (what `NodeSDK` or `.register()` set). */
+  tracerProvider?: TracerProvider;
+  /**
+   * Record tool arguments and results on `execute_tool` spans. Off by default: they are the
+   * user's data. Core scrubs secret answers from them either way.
+   */
+  captureContent?: boolean;
+}
+
+/** Core's `Telemetry`, plus what a caller enqueuing a job needs to carry its trace along. */
+export interface OpenTelemetryTelemetry extends Telemetry {
+  /** The W3C `traceparent` of the active span (a job's NATS header), if there is one. */
+  currentTraceparent(): string | undefined;
+}
+
+/**
+ * Turns core's lifecycle hooks into OpenTelemetry spans following the GenAI semantic
+ * conventions: an `invoke_agent <agent>` root per run, a `chat <model>` child per model call,
+ * an `execute_tool <tool>` child per tool call. Pass it to `createRuntime({ telemetry })`.
+ * Without a `tracerProvider` it uses the global one, so spans go wherever the application
+ * already exports its traces.
+ *
+ * @example
+ * const runtime = createRuntime({ telemetry: openTelemetry() });
+ * const inTests = openTelemetry({ tracerProvider: new BasicTracerProvider({ spanProcessors }) });
+ */
+export function openTelemetry(options: OpenTelemetryOptions = {}): OpenTelemetryTelemetry {
+  const tracerProvider = options.tracerProvider ?? trace.getTracerProvider();
+  const settings = {
+    tracer: tracerProvider.getTracer(INSTRUMENTATION_SCOPE),
+    captureContent: options.captureContent ?? false,
+  };
+  return {
+    startGeneration(info: GenerationTraceInfo): GenerationTrace {
+      return new GenerationSpan(settings, info);
+    },
+    currentTraceparent(): string | undefined {
+      const spanContext = trace.getSpanContext(currentContext());
+      return spanContext !== undefined && isSpanContextValid(spanContext) ? formatTraceparent(spanContext) : undefined;
+    },
+  };
+}
