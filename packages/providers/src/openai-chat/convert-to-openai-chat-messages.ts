@@ -1,0 +1,66 @@
+import type { ProviderMessage, ToolCall, ToolResultMessage } from '@interlude/core';
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionMessageParam,
+  ChatCompletionToolMessageParam,
+  ChatCompletionUserMessageParam,
+} from 'openai/resources/chat/completions';
+
+/** Which role carries the instructions. `developer` for OpenAI; some compatible servers only know `system`. */
+export type OpenAIChatInstructionsRole = 'developer' | 'system';
+
+/**
+ * The opening user turn.
+ *
+ * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
+ */
+export function convertUserText(text: string): ChatCompletionUserMessageParam[] {
+  return [{ role: 'user', content: text }];
+}
+
+/**
+ * One `role: "tool"` message per result, in the order the model asked for the calls: Chat
+ * Completions matches results to calls by `tool_call_id` and wants every call answered before the
+ * next assistant turn.
+ *
+ * @see https://platform.openai.com/docs/guides/function-calling
+ */
+export function convertToolResults(results: readonly ToolResultMessage[]): ChatCompletionToolMessageParam[] {
+  return results.map((result) => ({ role: 'tool', tool_call_id: result.toolCallId, content: result.output }));
+}
+
+/**
+ * The assistant turn as we store it and send it back: only the fields the API accepts on input,
+ * so a response's extras (`refusal`, `annotations`, vendor fields) never break the next request.
+ */
+export function createAssistantMessage(
+  text: string,
+  toolCalls: readonly ToolCall[],
+  rawArguments: readonly string[],
+): ChatCompletionAssistantMessageParam {
+  if (toolCalls.length === 0) return { role: 'assistant', content: text };
+  return {
+    role: 'assistant',
+    content: text === '' ? null : text,
+    tool_calls: toolCalls.map((call, index) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: rawArguments[index] ?? JSON.stringify(call.arguments) },
+    })),
+  };
+}
+
+/**
+ * The messages of one request: the instructions, rendered now as a single leading message, then
+ * the stored conversation. The instructions message is never stored, so a resumed generation
+ * renders the current instructions exactly once.
+ */
+export function withInstructions(
+  instructions: string | undefined,
+  messages: readonly ProviderMessage[],
+  role: OpenAIChatInstructionsRole,
+): ChatCompletionMessageParam[] {
+  const conversation = messages as ChatCompletionMessageParam[];
+  if (instructions === undefined || instructions === '') return [...conversation];
+  return [{ role, content: instructions }, ...conversation];
+}

@@ -1,0 +1,231 @@
+import type { ModelRequest, ModelStreamPart, ToolSpec } from '@interlude/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openaiFixtures } from '../testing/openai-fixtures.js';
+import { createWireServer, type WireServer } from '../testing/wire-server.js';
+import { openaiChat } from './openai-chat-adapter.js';
+
+const fixtures = openaiFixtures(new URL('./__fixtures__/', import.meta.url), 'chat');
+const path = '/v1/chat/completions';
+
+const tools: ToolSpec[] = [
+  {
+    name: 'lookup_order',
+    description: 'Look an order up',
+    inputSchema: { type: 'object', properties: { order_id: { type: 'number' } }, required: ['order_id'] },
+  },
+  {
+    name: 'issue_refund',
+    description: 'Refund part of an order',
+    inputSchema: { type: 'object', properties: { order_id: { type: 'number' }, amount: { type: 'number' } } },
+  },
+];
+
+let server: WireServer;
+beforeEach(async () => {
+  server = await createWireServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function adapter(maxRetries = 0) {
+  return openaiChat({ model: 'gpt-4.1', apiKey: 'test', baseURL: `${server.url}/v1`, maxRetries });
+}
+
+function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
+  return {
+    instructions: 'You resolve support tickets.',
+    messages: adapter().userMessages('Resolve ticket 42'),
+    tools,
+    toolChoice: undefined,
+    ...overrides,
+  };
+}
+
+describe.each([false, true])('openaiChat call (stream: %s)', (stream) => {
+  it('sends one developer message, the tools and a forced tool choice, and reads both tool calls in order', async () => {
+    server.enqueue(path, fixtures.reply('refund-tool-calls', stream));
+    const parts: ModelStreamPart[] = [];
+    const response = await adapter().call(request({ toolChoice: { type: 'tool', name: 'lookup_order' } }), {
+      stream,
+      onPart: (part) => parts.push(part),
+    });
+
+    const body = server.requests[0]?.body as Record<string, unknown>;
+    expect(body.messages).toEqual([
+      { role: 'developer', content: 'You resolve support tickets.' },
+      { role: 'user', content: 'Resolve ticket 42' },
+    ]);
+    expect(body.tools).toEqual([
+      {
+        type: 'function',
+        function: { name: 'lookup_order', description: 'Look an order up', parameters: tools[0]?.inputSchema },
+      },
+      {
+        type: 'function',
+        function: { name: 'issue_refund', description: 'Refund part of an order', parameters: tools[1]?.inputSchema },
+      },
+    ]);
+    expect(body.tool_choice).toEqual({ type: 'function', function: { name: 'lookup_order' } });
+    expect(body.stream).toBe(stream);
+
+    expect(response.toolCalls).toEqual([
+      { id: 'call_lookup_1', name: 'lookup_order', arguments: { order_id: 42 } },
+      { id: 'call_refund_1', name: 'issue_refund', arguments: { order_id: 42, amount: 25 } },
+    ]);
+    expect(response.messages).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_lookup_1', type: 'function', function: { name: 'lookup_order', arguments: '{"order_id":42}' } },
+          {
+            id: 'call_refund_1',
+            type: 'function',
+            function: { name: 'issue_refund', arguments: '{"order_id":42,"amount":25}' },
+          },
+        ],
+      },
+    ]);
+    expect(response.finishReason).toBe('tool-calls');
+    expect(response.rawFinishReason).toBe('tool_calls');
+    expect(response.usage).toEqual({ inputTokens: 182, outputTokens: 51, cacheReadTokens: 0 });
+    expect(response.responseModel).toBe('gpt-4.1-2025-04-14');
+    if (stream) {
+      expect(parts).toEqual(response.toolCalls.map((toolCall) => ({ type: 'tool-call', toolCall })));
+    }
+  });
+
+  it('reads a final text answer and reports text deltas when streamed', async () => {
+    server.enqueue(path, fixtures.reply('refund-final-text', stream));
+    const parts: ModelStreamPart[] = [];
+    const response = await adapter().call(request(), { stream, onPart: (part) => parts.push(part) });
+
+    expect(response.text).toBe('I refunded $25 on order 42.');
+    expect(response.toolCalls).toEqual([]);
+    expect(response.finishReason).toBe('stop');
+    expect(response.messages).toEqual([{ role: 'assistant', content: 'I refunded $25 on order 42.' }]);
+    expect(response.usage).toEqual({ inputTokens: 301, outputTokens: 12, cacheReadTokens: 256 });
+    if (stream) {
+      const deltas = parts.map((part) => (part.type === 'text-delta' ? part.text : ''));
+      expect(deltas.join('')).toBe('I refunded $25 on order 42.');
+      expect(deltas.length).toBeGreaterThan(1);
+    }
+  });
+
+  it('retries a 429 and succeeds on the next answer', async () => {
+    server.enqueue(
+      path,
+      {
+        status: 429,
+        json: { error: { message: 'Slow down', type: 'requests', code: 'rate_limit_exceeded' } },
+        headers: { 'retry-after-ms': '1' },
+      },
+      fixtures.reply('refund-final-text', stream),
+    );
+    const response = await adapter(1).call(request(), { stream });
+    expect(response.text).toBe('I refunded $25 on order 42.');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('gives a retryable ProviderError with status and type once a 500 outlasts the retries', async () => {
+    const failure = {
+      status: 500,
+      json: { error: { message: 'The server had an error', type: 'server_error' } },
+      headers: { 'retry-after-ms': '1' },
+    };
+    server.enqueue(path, failure, failure);
+    const error = await adapter(1)
+      .call(request(), { stream })
+      .catch((caught: unknown) => caught);
+    expect(server.requests).toHaveLength(2);
+    expect(error).toMatchObject({
+      name: 'ProviderError',
+      provider: 'openai.chat',
+      status: 500,
+      type: 'server_error',
+      isRetryable: true,
+    });
+  });
+
+  it('does not retry a 400 and says it is not retryable', async () => {
+    server.enqueue(path, { status: 400, json: { error: { message: 'Bad tools', type: 'invalid_request_error' } } });
+    const error = await adapter(2)
+      .call(request(), { stream })
+      .catch((caught: unknown) => caught);
+    expect(server.requests).toHaveLength(1);
+    expect(error).toMatchObject({
+      name: 'ProviderError',
+      status: 400,
+      type: 'invalid_request_error',
+      isRetryable: false,
+    });
+  });
+});
+
+describe('openaiChat streams that end early', () => {
+  it('fails with a clear, retryable ProviderError when the connection drops', async () => {
+    server.enqueue(path, { sse: fixtures.chunks('refund-tool-calls'), cutAfter: 3 });
+    const error = await adapter()
+      .call(request(), { stream: true })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'ProviderError', provider: 'openai.chat', isRetryable: true });
+    expect((error as Error).message).toMatch(/^OpenAI Chat Completions .*other side closed/);
+  });
+
+  it('fails when the stream closes cleanly half way, without a finish_reason', async () => {
+    const frames = fixtures.chunks('refund-tool-calls').slice(0, 4);
+    server.enqueue(path, {
+      raw: frames.map((frame) => `data: ${JSON.stringify(frame)}\n\n`).join(''),
+      contentType: 'text/event-stream',
+    });
+    const error = await adapter()
+      .call(request(), { stream: true })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'ProviderError', type: 'stream_truncated', isRetryable: true });
+    expect((error as Error).message).toMatch(/ended before the response was complete \(no finish_reason\)/);
+  });
+
+  it('reports an error event inside the stream as a ProviderError', async () => {
+    server.enqueue(path, { sse: [{ error: { message: 'overloaded', type: 'server_error' } }] });
+    const error = await adapter()
+      .call(request(), { stream: true })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'ProviderError', type: 'server_error', isRetryable: true });
+  });
+});
+
+describe('openaiChat messages', () => {
+  it('carries results back as one tool message per call, in call order', () => {
+    const messages = adapter().toolResultMessages([
+      {
+        toolCallId: 'call_lookup_1',
+        toolName: 'lookup_order',
+        result: { total: 25 },
+        output: '{"total":25}',
+        isError: false,
+      },
+      { toolCallId: 'call_refund_1', toolName: 'issue_refund', result: 'ok', output: 'ok', isError: false },
+    ]);
+    expect(messages).toEqual([
+      { role: 'tool', tool_call_id: 'call_lookup_1', content: '{"total":25}' },
+      { role: 'tool', tool_call_id: 'call_refund_1', content: 'ok' },
+    ]);
+  });
+
+  it('reads the tool calls back out of a stored turn after a JSON round trip', async () => {
+    server.enqueue(path, fixtures.reply('refund-tool-calls', false));
+    const response = await adapter().call(request(), { stream: false });
+    const stored = JSON.parse(JSON.stringify(response.messages));
+    expect(adapter().toolCallsIn(stored)).toEqual(response.toolCalls);
+  });
+
+  it('sends no instructions message when there are none, and no tool fields without tools', async () => {
+    server.enqueue(path, fixtures.reply('refund-final-text', false));
+    await adapter().call(request({ instructions: undefined, tools: [], toolChoice: 'required' }), { stream: false });
+    const body = server.requests[0]?.body as Record<string, unknown>;
+    expect(body.messages).toEqual([{ role: 'user', content: 'Resolve ticket 42' }]);
+    expect(body).not.toHaveProperty('tools');
+    expect(body).not.toHaveProperty('tool_choice');
+  });
+});

@@ -1,0 +1,100 @@
+import type {
+  ModelCallOptions,
+  ModelRequest,
+  ModelResponse,
+  ProviderAdapter,
+  ProviderMessage,
+  ToolCall,
+  ToolResultMessage,
+} from '@interlude/core';
+import OpenAI from 'openai';
+import { convertToolResults, convertUserText } from './convert-to-openai-chat-messages.js';
+import { mapOpenAIError } from './openai-chat-error.js';
+import { buildOpenAIChatRequest, type OpenAIChatSettings } from './openai-chat-request.js';
+import { OPENAI_CHAT_LABEL, OPENAI_CHAT_PROVIDER, parseOpenAIChatResponse } from './parse-openai-chat-response.js';
+import { readOpenAIChatStream } from './parse-openai-chat-stream.js';
+import { readOpenAIChatToolCalls } from './read-openai-chat-tool-calls.js';
+
+export interface OpenAIChatOptions extends OpenAIChatSettings {
+  /** The model name, as the endpoint knows it (an Azure deployment, an OpenRouter slug, an Ollama tag). */
+  model: string;
+  /** Defaults to `OPENAI_API_KEY`, as the SDK does. */
+  apiKey?: string;
+  /** Any Chat Completions–compatible endpoint, including `/v1` (`http://localhost:11434/v1` for Ollama). */
+  baseURL?: string;
+  /** A ready SDK client (`new AzureOpenAI(...)`, one with custom headers or fetch). Wins over `apiKey`/`baseURL`. */
+  client?: OpenAI;
+  /** The SDK's own retries with backoff on 408/409/429/5xx and connection errors. Default 2. */
+  maxRetries?: number;
+}
+
+/**
+ * The OpenAI Chat Completions tool loop for core: one call per model turn through the official
+ * SDK, streamed or not. Messages are stored exactly as Chat Completions takes them back (user,
+ * assistant with `tool_calls`, one `tool` message per call); the instructions go out as one
+ * leading developer message built on every call and never stored.
+ */
+export class OpenAIChatAdapter implements ProviderAdapter {
+  readonly service = 'openai';
+  readonly provider = OPENAI_CHAT_PROVIDER;
+  readonly model: string;
+  readonly client: OpenAI;
+  private readonly settings: OpenAIChatSettings;
+
+  constructor(options: OpenAIChatOptions) {
+    const { model, apiKey, baseURL, client, maxRetries, ...settings } = options;
+    this.model = model;
+    this.settings = settings;
+    this.client =
+      client ??
+      new OpenAI({
+        ...(apiKey !== undefined ? { apiKey } : {}),
+        ...(baseURL !== undefined ? { baseURL } : {}),
+        maxRetries: maxRetries ?? 2,
+      });
+  }
+
+  userMessages(text: string): ProviderMessage[] {
+    return convertUserText(text);
+  }
+
+  toolResultMessages(results: readonly ToolResultMessage[]): ProviderMessage[] {
+    return convertToolResults(results);
+  }
+
+  toolCallsIn(turn: readonly ProviderMessage[]): ToolCall[] {
+    return readOpenAIChatToolCalls(turn);
+  }
+
+  async call(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse> {
+    const body = buildOpenAIChatRequest(this.model, request, this.settings, options.stream);
+    const requestOptions = options.signal !== undefined ? { signal: options.signal } : {};
+    if (!options.stream) {
+      let completion: unknown;
+      try {
+        completion = await this.client.chat.completions.create({ ...body, stream: false }, requestOptions);
+      } catch (error) {
+        throw mapOpenAIError(error, OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL);
+      }
+      return parseOpenAIChatResponse(completion);
+    }
+    let chunks: AsyncIterable<unknown>;
+    try {
+      chunks = await this.client.chat.completions.create({ ...body, stream: true }, requestOptions);
+    } catch (error) {
+      throw mapOpenAIError(error, OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL);
+    }
+    return readOpenAIChatStream(chunks, options.onPart, options.signal);
+  }
+}
+
+/**
+ * An OpenAI Chat Completions adapter: `provider: openaiChat({ model: 'gpt-4.1' })`. Works with any
+ * compatible endpoint through `baseURL` or a ready `client`.
+ *
+ * @example
+ * const provider = openaiChat({ model: 'llama3.1', baseURL: 'http://localhost:11434/v1', apiKey: 'ollama' });
+ */
+export function openaiChat(options: OpenAIChatOptions): OpenAIChatAdapter {
+  return new OpenAIChatAdapter(options);
+}

@@ -1,0 +1,98 @@
+import { ProviderError } from '@interlude/core';
+import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+
+/** HTTP statuses worth another try: timeouts, lock conflicts, rate limits and server faults. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+const retryableErrorTypes = /server_error|rate_limit|overloaded|timeout|unavailable/i;
+
+/**
+ * Turns whatever the OpenAI SDK threw into core's `ProviderError`, so the loop, telemetry and
+ * users see one shape: HTTP errors keep their status and OpenAI's error type (or code), network
+ * failures and streams cut mid-way are retryable, a user abort is not. Shared by the Chat and
+ * Responses adapters, which use the same SDK and error bodies.
+ *
+ * @see https://platform.openai.com/docs/guides/error-codes
+ */
+export function mapOpenAIError(error: unknown, provider: string, label: string): ProviderError {
+  if (ProviderError.isInstance(error)) return error;
+  if (error instanceof APIUserAbortError || (error instanceof Error && error.name === 'AbortError')) {
+    return abortedError(provider, label, error);
+  }
+  if (error instanceof APIConnectionError) {
+    return new ProviderError({
+      message: `${label} connection failed: ${describe(error)}`,
+      provider,
+      type: 'connection_error',
+      isRetryable: true,
+      cause: error,
+    });
+  }
+  if (error instanceof APIError) {
+    const type = error.type ?? error.code ?? undefined;
+    const status = error.status;
+    const isRetryable = status !== undefined ? isRetryableStatus(status) : retryableErrorTypes.test(type ?? '');
+    const where = status !== undefined ? ` with status ${status}` : ' mid-stream';
+    return new ProviderError({
+      message: `${label} request failed${where}${type === undefined ? '' : ` (${type})`}: ${error.message}`,
+      provider,
+      status,
+      type,
+      isRetryable,
+      cause: error,
+    });
+  }
+  return new ProviderError({
+    message: `${label} stream failed before the response was complete: ${describe(error)}`,
+    provider,
+    type: 'stream_error',
+    isRetryable: true,
+    cause: error,
+  });
+}
+
+/** The stream closed before the API said the answer was complete: a cut connection, never a valid answer. */
+export function streamEndedEarlyError(provider: string, label: string, missing: string): ProviderError {
+  return new ProviderError({
+    message: `${label} stream ended before the response was complete (no ${missing}); the connection was probably cut`,
+    provider,
+    type: 'stream_truncated',
+    isRetryable: true,
+  });
+}
+
+/** The API answered 200 with JSON we cannot use. Not retryable: the same request gives the same shape. */
+export function invalidResponseError(provider: string, label: string, detail: string, cause?: unknown): ProviderError {
+  return new ProviderError({
+    message: `${label} returned a response Interlude cannot read: ${detail}`,
+    provider,
+    type: 'invalid_response',
+    isRetryable: false,
+    cause,
+  });
+}
+
+/** The caller aborted the call (its `signal`): not a provider fault, so never retried. */
+export function abortedError(provider: string, label: string, cause?: unknown): ProviderError {
+  return new ProviderError({
+    message: `${label} request was aborted`,
+    provider,
+    type: 'aborted',
+    isRetryable: false,
+    cause,
+  });
+}
+
+/** An error's message followed by its causes' (`Connection error. (fetch failed: other side closed)`), so the real reason shows. */
+function describe(error: unknown): string {
+  const messages: string[] = [];
+  let current: unknown = error;
+  while (current !== undefined && current !== null && messages.length < 4) {
+    messages.push(current instanceof Error ? current.message : String(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  const [first, ...rest] = messages;
+  return rest.length === 0 ? (first ?? '') : `${first} (${rest.join(': ')})`;
+}

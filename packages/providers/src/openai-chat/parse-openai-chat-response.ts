@@ -1,0 +1,57 @@
+import type { ModelResponse, ToolCall, Usage } from '@interlude/core';
+import { createAssistantMessage } from './convert-to-openai-chat-messages.js';
+import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
+import { type OpenAIChatUsage, openaiChatResponseSchema } from './openai-chat-api.js';
+import { invalidResponseError } from './openai-chat-error.js';
+import { parseToolArguments } from './parse-tool-arguments.js';
+
+export const OPENAI_CHAT_PROVIDER = 'openai.chat';
+export const OPENAI_CHAT_LABEL = 'OpenAI Chat Completions';
+
+/**
+ * Reads a non-streamed chat completion into core's `ModelResponse`: the assistant message to
+ * store (first choice), its tool calls in order, text, finish reason and usage.
+ *
+ * @see https://platform.openai.com/docs/api-reference/chat/object
+ */
+export function parseOpenAIChatResponse(body: unknown): ModelResponse {
+  const parsed = openaiChatResponseSchema.safeParse(body);
+  if (!parsed.success) {
+    throw invalidResponseError(OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL, parsed.error.message, parsed.error);
+  }
+  const response = parsed.data;
+  const choice = response.choices[0]!;
+  const text = choice.message.content ?? '';
+  const rawCalls = choice.message.tool_calls ?? [];
+  const toolCalls: ToolCall[] = rawCalls.map((call) => ({
+    id: call.id,
+    name: call.function.name,
+    arguments: parseToolArguments(call.function.arguments),
+  }));
+  return {
+    messages: [
+      createAssistantMessage(
+        text,
+        toolCalls,
+        rawCalls.map((call) => call.function.arguments),
+      ),
+    ],
+    toolCalls,
+    text,
+    finishReason: mapOpenAIChatFinishReason(choice.finish_reason, toolCalls.length > 0),
+    ...(choice.finish_reason ? { rawFinishReason: choice.finish_reason } : {}),
+    ...(response.usage ? { usage: mapOpenAIChatUsage(response.usage) } : {}),
+    ...(response.id !== undefined ? { responseId: response.id } : {}),
+    ...(response.model !== undefined ? { responseModel: response.model } : {}),
+  };
+}
+
+/** Chat usage in core's terms; cached prompt tokens are cache reads. */
+export function mapOpenAIChatUsage(usage: OpenAIChatUsage): Usage {
+  const result: Usage = {};
+  if (usage.prompt_tokens !== undefined) result.inputTokens = usage.prompt_tokens;
+  if (usage.completion_tokens !== undefined) result.outputTokens = usage.completion_tokens;
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  if (typeof cached === 'number') result.cacheReadTokens = cached;
+  return result;
+}

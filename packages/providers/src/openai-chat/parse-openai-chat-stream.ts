@@ -1,0 +1,92 @@
+import type { ModelResponse, ModelStreamPart, ToolCall } from '@interlude/core';
+import { createAssistantMessage } from './convert-to-openai-chat-messages.js';
+import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
+import { type OpenAIChatUsage, openaiChatChunkSchema } from './openai-chat-api.js';
+import { abortedError, invalidResponseError, mapOpenAIError, streamEndedEarlyError } from './openai-chat-error.js';
+import { mapOpenAIChatUsage, OPENAI_CHAT_LABEL, OPENAI_CHAT_PROVIDER } from './parse-openai-chat-response.js';
+import { parseToolArguments } from './parse-tool-arguments.js';
+
+interface PartialToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/**
+ * Reads a streamed chat completion (the SDK's raw chunk iterator) into the same `ModelResponse`
+ * a non-streamed call gives. Text deltas are reported as they arrive; tool calls arrive in pieces
+ * keyed by `index` and are reported once the choice finishes, complete and in order. A stream that
+ * ends without a `finish_reason` was cut and fails with a `ProviderError` instead of passing as
+ * an answer.
+ *
+ * @see https://platform.openai.com/docs/api-reference/chat-streaming/streaming
+ */
+export async function readOpenAIChatStream(
+  chunks: AsyncIterable<unknown>,
+  onPart: ((part: ModelStreamPart) => void) | undefined,
+  signal: AbortSignal | undefined,
+): Promise<ModelResponse> {
+  let text = '';
+  let finishReason: string | undefined;
+  let usage: OpenAIChatUsage | undefined;
+  let responseId: string | undefined;
+  let responseModel: string | undefined;
+  const partials: PartialToolCall[] = [];
+
+  try {
+    for await (const raw of chunks) {
+      const parsed = openaiChatChunkSchema.safeParse(raw);
+      if (!parsed.success) {
+        throw invalidResponseError(OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL, `bad chunk: ${parsed.error.message}`);
+      }
+      const chunk = parsed.data;
+      responseId ??= chunk.id;
+      responseModel ??= chunk.model;
+      if (chunk.usage) usage = chunk.usage;
+      const choice = chunk.choices?.[0];
+      if (choice === undefined) continue;
+      const content = choice.delta?.content;
+      if (content) {
+        text += content;
+        onPart?.({ type: 'text-delta', text: content });
+      }
+      for (const piece of choice.delta?.tool_calls ?? []) {
+        const partial = partials[piece.index] ?? { id: '', name: '', arguments: '' };
+        partials[piece.index] = partial;
+        if (piece.id) partial.id = piece.id;
+        if (piece.function?.name) partial.name += piece.function.name;
+        if (piece.function?.arguments) partial.arguments += piece.function.arguments;
+      }
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+    }
+  } catch (error) {
+    throw mapOpenAIError(error, OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL);
+  }
+  // The SDK ends the iteration quietly when the caller aborts; that is not an answer either.
+  if (signal?.aborted) throw abortedError(OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL, signal.reason);
+  if (finishReason === undefined) throw streamEndedEarlyError(OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL, 'finish_reason');
+
+  const completed = partials.filter((partial) => partial !== undefined);
+  const toolCalls: ToolCall[] = completed.map((partial) => ({
+    id: partial.id,
+    name: partial.name,
+    arguments: parseToolArguments(partial.arguments),
+  }));
+  for (const toolCall of toolCalls) onPart?.({ type: 'tool-call', toolCall });
+  return {
+    messages: [
+      createAssistantMessage(
+        text,
+        toolCalls,
+        completed.map((partial) => partial.arguments),
+      ),
+    ],
+    toolCalls,
+    text,
+    finishReason: mapOpenAIChatFinishReason(finishReason, toolCalls.length > 0),
+    rawFinishReason: finishReason,
+    ...(usage ? { usage: mapOpenAIChatUsage(usage) } : {}),
+    ...(responseId !== undefined ? { responseId } : {}),
+    ...(responseModel !== undefined ? { responseModel } : {}),
+  };
+}
