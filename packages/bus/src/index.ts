@@ -1,0 +1,13 @@
+export { type NatsBusOptions, natsBus } from './nats-bus.js';
+export {
+  assertSubjectToken,
+  CHECKPOINT_BUCKET,
+  EVENTS_STREAM,
+  EVENTS_SUBJECT_ROOT,
+  eventSubject,
+  filterSubjects,
+  generationSubject,
+  JOBS_STREAM,
+  JOBS_SUBJECT_ROOT,
+  jobSubject,
+} from './subjects.js';

@@ -1,0 +1,80 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Job, JobConsumer, JobDelivery, JobHandler } from '@interlude/core';
+import type { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
+import { decodeJson } from './json-codec.js';
+import { type RetryOptions, retryTransient } from './retry.js';
+
+interface LoopSettings {
+  concurrency: number;
+  ackWaitMs: number;
+  onError: (error: unknown, context: string) => void;
+  retry: RetryOptions;
+}
+
+/** How long one pull waits for jobs; also the longest `stop()` waits for an idle pull to end. */
+const PULL_EXPIRES_MS = 1_000;
+
+/**
+ * Pulls only as many jobs as there are free slots, so a pulled job starts at once and never sits
+ * in a buffer while its ack timer runs. Each running job sends a heartbeat every third of the ack
+ * wait; it is acknowledged after its handler resolves and negatively acknowledged (redelivered
+ * after a short backoff) when the handler rejects.
+ */
+export function runJobConsumer(consumer: Consumer, handler: JobHandler, settings: LoopSettings): JobConsumer {
+  const running = new Set<Promise<void>>();
+  let stopped = false;
+  let currentPull: ConsumerMessages | undefined;
+
+  const runOne = async (message: JsMsg) => {
+    const heartbeat = setInterval(() => message.working(), Math.max(100, settings.ackWaitMs / 3));
+    try {
+      const job = decodeJson<Job>(message.data);
+      await handler(job, deliveryOf(message));
+      clearInterval(heartbeat);
+      await retryTransient(() => message.ackAck(), settings.retry);
+    } catch (error) {
+      clearInterval(heartbeat);
+      settings.onError(error, `job on ${message.subject} (delivery ${message.info.deliveryCount})`);
+      message.nak(Math.min(30_000, 250 * 2 ** (message.info.deliveryCount - 1)));
+    }
+  };
+
+  const loop = (async () => {
+    while (!stopped) {
+      while (running.size >= settings.concurrency && !stopped) await Promise.race(running);
+      if (stopped) break;
+      try {
+        currentPull = await consumer.fetch({
+          max_messages: settings.concurrency - running.size,
+          expires: PULL_EXPIRES_MS,
+        });
+        for await (const message of currentPull) {
+          const task = runOne(message).finally(() => running.delete(task));
+          running.add(task);
+        }
+      } catch (error) {
+        if (stopped) break;
+        settings.onError(error, 'pulling jobs');
+        await sleep(250);
+      }
+    }
+  })();
+
+  return {
+    async stop() {
+      stopped = true;
+      currentPull?.stop();
+      await loop;
+      await Promise.all(running);
+    },
+  };
+}
+
+function deliveryOf(message: JsMsg): JobDelivery {
+  const headers: Record<string, string> = {};
+  for (const name of message.headers?.keys() ?? []) {
+    const value = message.headers?.get(name);
+    if (value !== undefined) headers[name] = value;
+  }
+  return { attempt: message.info.deliveryCount, headers };
+}

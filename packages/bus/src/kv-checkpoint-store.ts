@@ -1,0 +1,91 @@
+import { type Checkpoint, type CheckpointStore, ResumeError, type StoredCheckpoint } from '@interlude/core';
+import type { KV, KvEntry } from '@nats-io/kv';
+import { decodeJson, encodeJson } from './json-codec.js';
+import { type RetryOptions, retryTransient } from './retry.js';
+import { assertSubjectToken } from './subjects.js';
+
+/** What one KV value holds: snake_case and versioned, like everything that leaves a process. */
+interface CheckpointRecord {
+  version: 1;
+  checkpoint: Checkpoint;
+  params: unknown;
+  /** Who claimed this checkpoint for a resume, and at which revision they found it. */
+  claimed_by?: string;
+  claimed_revision?: number;
+}
+
+/**
+ * Checkpoints in the KV bucket `interlude_checkpoints`, one key per generation id. A claim is a
+ * revision-checked update: of two concurrent claims the server accepts exactly one, and the
+ * loser reads the winner's record and gets `already_resumed`. The claimant who won may claim
+ * again (a redelivered job), with the revision it claimed or the one it wrote.
+ */
+export function createKvCheckpointStore(kv: () => Promise<KV>, retry: RetryOptions): CheckpointStore {
+  const read = async (generationId: string) => {
+    const bucket = await kv();
+    const entry = await retryTransient(() => bucket.get(assertSubjectToken('generation id', generationId)), retry);
+    return entry === null || entry.operation !== 'PUT' ? undefined : toRecord(entry);
+  };
+
+  return {
+    async save(generationId, { checkpoint, params }) {
+      const bucket = await kv();
+      const record: CheckpointRecord = { version: 1, checkpoint, params };
+      return retryTransient(
+        () => bucket.put(assertSubjectToken('generation id', generationId), encodeJson(record)),
+        retry,
+      );
+    },
+
+    async load(generationId) {
+      const found = await read(generationId);
+      if (found === undefined) return undefined;
+      const stored: StoredCheckpoint = {
+        checkpoint: found.record.checkpoint,
+        params: found.record.params,
+        revision: found.revision,
+      };
+      if (found.record.claimed_by !== undefined) stored.claimedBy = found.record.claimed_by;
+      return stored;
+    },
+
+    async claim(generationId, revision, claimant) {
+      const bucket = await kv();
+      for (;;) {
+        const found = await read(generationId);
+        if (found === undefined) {
+          throw new ResumeError('not_found', `No checkpoint is stored for generation ${generationId}`);
+        }
+        const { record } = found;
+        if (record.claimed_by !== undefined) {
+          const sameClaim = revision === found.revision || revision === record.claimed_revision;
+          if (record.claimed_by === claimant && sameClaim) return;
+          throw alreadyResumed(generationId);
+        }
+        if (found.revision !== revision) throw alreadyResumed(generationId);
+        const claimed: CheckpointRecord = { ...record, claimed_by: claimant, claimed_revision: revision };
+        try {
+          await retryTransient(() => bucket.update(generationId, encodeJson(claimed), revision), retry);
+          return;
+        } catch (error) {
+          // Someone else moved the key first, or our own update landed and only its answer was
+          // lost: read again and decide from what is stored now.
+          if (!isWrongRevision(error)) throw error;
+        }
+      }
+    },
+  };
+}
+
+function toRecord(entry: KvEntry): { record: CheckpointRecord; revision: number } {
+  return { record: decodeJson<CheckpointRecord>(entry.value), revision: entry.revision };
+}
+
+function alreadyResumed(generationId: string): ResumeError {
+  return new ResumeError('already_resumed', `Generation ${generationId} was already resumed from this checkpoint`);
+}
+
+function isWrongRevision(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 10071 || (error instanceof Error && /wrong last sequence/i.test(error.message));
+}

@@ -1,0 +1,72 @@
+import type { Bus } from '@interlude/core';
+import { createJetStreamJobQueue } from './jetstream-job-queue.js';
+import { createKvCheckpointStore } from './kv-checkpoint-store.js';
+import { publishEvent, readEvents } from './nats-event-log.js';
+import { type NatsBusOptions, type NatsResources, setUpNats } from './nats-setup.js';
+import { subscribeEvents } from './nats-subscribe.js';
+import type { RetryOptions } from './retry.js';
+
+export type { NatsBusOptions } from './nats-setup.js';
+
+/**
+ * The bus over NATS JetStream: how Interlude runs across processes and machines. Transitions go
+ * to `interlude.gen.<agent>.<action>.<generation_id>.<event>` and the `INTERLUDE_EVENTS` log,
+ * checkpoints to the KV bucket `interlude_checkpoints`, jobs to the work queue `INTERLUDE_JOBS`.
+ *
+ * It returns at once and connects in the background; the first call waits for the connection.
+ * The connection reconnects forever, and every write made while the server is away is retried
+ * with the same message id until stored, so nothing is lost or stored twice.
+ *
+ * @example
+ * const runtime = createRuntime({ bus: natsBus({ servers: 'nats://127.0.0.1:4222' }) });
+ */
+export function natsBus(options: NatsBusOptions & { onError?: (error: unknown, context: string) => void }): Bus {
+  let closed = false;
+  const retry: RetryOptions = { isClosed: () => closed };
+  const onError =
+    options.onError ??
+    ((error: unknown, context: string) => {
+      console.error(`[interlude/bus] ${context}:`, error);
+    });
+  const ready: Promise<NatsResources> = setUpNats(options, retry.isClosed);
+  // A failed setup is reported by the first call that awaits it, not as an unhandled rejection.
+  ready.catch(() => undefined);
+
+  return {
+    async publish(event) {
+      const { client } = await ready;
+      await publishEvent(client, event, retry);
+    },
+
+    async events(generationId) {
+      const { client } = await ready;
+      return readEvents(client, generationId);
+    },
+
+    async subscribe(filter, handler) {
+      const { connection } = await ready;
+      return subscribeEvents(connection, filter, handler, (error, event) =>
+        onError(error, `subscriber of ${event.event} ${event.id}`),
+      );
+    },
+
+    checkpoints: createKvCheckpointStore(async () => (await ready).checkpoints, retry),
+
+    jobs: createJetStreamJobQueue(
+      () => ready,
+      {
+        ackWaitMs: options.jobAckWaitMs ?? 30_000,
+        maxDeliver: options.jobMaxDeliver ?? 5,
+        onError,
+      },
+      retry,
+    ),
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      const resources = await ready.catch(() => undefined);
+      await resources?.connection.drain().catch(() => resources.connection.close());
+    },
+  };
+}

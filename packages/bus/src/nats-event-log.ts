@@ -1,0 +1,48 @@
+import type { GenerationEvent } from '@interlude/core';
+import { DeliverPolicy, type JetStreamClient } from '@nats-io/jetstream';
+import { decodeJson, encodeJson } from './json-codec.js';
+import { type RetryOptions, retryTransient } from './retry.js';
+import { EVENTS_STREAM, eventSubject, generationSubject } from './subjects.js';
+
+/**
+ * Stores one transition in `INTERLUDE_EVENTS` (which also delivers it to core NATS subscribers).
+ * The message id is the event's deterministic id, so a publish retried after a lost ack, or
+ * replayed by a redelivered job, is stored once.
+ */
+export async function publishEvent(client: JetStreamClient, event: GenerationEvent, retry: RetryOptions) {
+  const subject = eventSubject(event);
+  const data = encodeJson(event);
+  await retryTransient(() => client.publish(subject, data, { msgID: event.id }), retry);
+}
+
+/**
+ * A generation's event log, in stream order, read with an ordered consumer on one filter subject
+ * (nats-server 2.9 takes a single filter). Reading stops when nothing is pending, so an unknown
+ * id gives `[]` at once. Events are also deduplicated by id, in case a publish outlived the
+ * stream's duplicate window.
+ */
+export async function readEvents(client: JetStreamClient, generationId: string): Promise<GenerationEvent[]> {
+  const consumer = await client.consumers.get(EVENTS_STREAM, {
+    filter_subjects: generationSubject(generationId),
+    deliver_policy: DeliverPolicy.All,
+  });
+  const events: GenerationEvent[] = [];
+  try {
+    const info = await consumer.info(true);
+    if (info.num_pending === 0) return events;
+    const seen = new Set<string>();
+    const messages = await consumer.consume({ max_messages: Math.min(info.num_pending, 1_000) });
+    for await (const message of messages) {
+      const event = decodeJson<GenerationEvent>(message.data);
+      if (!seen.has(event.id)) {
+        seen.add(event.id);
+        events.push(event);
+      }
+      if (message.info.pending === 0) break;
+    }
+    messages.stop();
+    return events;
+  } finally {
+    await consumer.delete().catch(() => undefined);
+  }
+}

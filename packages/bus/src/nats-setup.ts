@@ -1,0 +1,102 @@
+import {
+  type JetStreamClient,
+  type JetStreamManager,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+  type StreamConfig,
+} from '@nats-io/jetstream';
+import { type KV, Kvm } from '@nats-io/kv';
+import { connect, type NatsConnection, nanos } from '@nats-io/transport-node';
+import { retryTransient } from './retry.js';
+import { CHECKPOINT_BUCKET, EVENTS_STREAM, EVENTS_SUBJECT_ROOT, JOBS_STREAM, JOBS_SUBJECT_ROOT } from './subjects.js';
+
+/** Options of `natsBus()`; every one but `servers` has a default that suits a small deployment. */
+export interface NatsBusOptions {
+  /** One URL or several of the same cluster, e.g. `nats://127.0.0.1:4222`. */
+  servers: string | string[];
+  /** Connection name shown by the server's monitoring. */
+  name?: string;
+  /** How long a JetStream request waits for its answer before it is retried. Default 5 s. */
+  requestTimeoutMs?: number;
+  /** How long a publish's message id is remembered for deduplication. Default 1 h. */
+  duplicateWindowMs?: number;
+  /** How long the event log keeps transitions. Default 0: forever. */
+  eventMaxAgeMs?: number;
+  /** A running job that sends no heartbeat for this long is redelivered. Default 30 s. */
+  jobAckWaitMs?: number;
+  /** How many times a job is delivered before it is left in the queue. Default 5. */
+  jobMaxDeliver?: number;
+}
+
+/** Everything `natsBus` talks to, once the connection is up and the streams exist. */
+export interface NatsResources {
+  connection: NatsConnection;
+  client: JetStreamClient;
+  manager: JetStreamManager;
+  checkpoints: KV;
+}
+
+/**
+ * Connects (retrying forever, also across later outages: the bus outlives server restarts) and
+ * makes sure the event stream, the job stream and the checkpoint bucket exist. Safe to run from
+ * many processes at once: creating what another process just created is not an error.
+ */
+export async function setUpNats(options: NatsBusOptions, isClosed: () => boolean): Promise<NatsResources> {
+  const connection = await connect({
+    servers: options.servers,
+    name: options.name ?? 'interlude',
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    waitOnFirstConnect: true,
+  });
+  const timeout = options.requestTimeoutMs ?? 5_000;
+  const manager = await retryTransient(() => jetstreamManager(connection, { timeout }), { isClosed });
+  const duplicateWindow = nanos(options.duplicateWindowMs ?? 60 * 60 * 1_000);
+  await ensureStream(manager, isClosed, {
+    name: EVENTS_STREAM,
+    subjects: [`${EVENTS_SUBJECT_ROOT}.>`],
+    storage: StorageType.File,
+    retention: RetentionPolicy.Limits,
+    duplicate_window: duplicateWindow,
+    max_age: nanos(options.eventMaxAgeMs ?? 0),
+  });
+  await ensureStream(manager, isClosed, {
+    name: JOBS_STREAM,
+    subjects: [`${JOBS_SUBJECT_ROOT}.>`],
+    storage: StorageType.File,
+    retention: RetentionPolicy.Workqueue,
+    duplicate_window: duplicateWindow,
+  });
+  const client = jetstream(connection, { timeout });
+  const checkpoints = await retryTransient(() => new Kvm(client).create(CHECKPOINT_BUCKET, { history: 1 }), {
+    isClosed,
+  });
+  return { connection, client, manager, checkpoints };
+}
+
+async function ensureStream(
+  manager: JetStreamManager,
+  isClosed: () => boolean,
+  config: Partial<StreamConfig> & { name: string },
+): Promise<void> {
+  await retryTransient(
+    async () => {
+      try {
+        await manager.streams.info(config.name);
+      } catch (error) {
+        if (!(error instanceof Error) || error.name !== 'StreamNotFoundError') throw error;
+        try {
+          await manager.streams.add(config);
+        } catch (addError) {
+          // Another process may have created it between our info and our add.
+          await manager.streams.info(config.name).catch(() => {
+            throw addError;
+          });
+        }
+      }
+    },
+    { isClosed },
+  );
+}

@@ -1,0 +1,45 @@
+import type { EventFilter, EventHandler, GenerationEvent, Subscription } from '@interlude/core';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { decodeJson } from './json-codec.js';
+import { filterSubjects } from './subjects.js';
+
+/** How many recent event ids a subscription remembers to drop a retried publish it saw already. */
+const REMEMBERED_IDS = 1_000;
+
+/**
+ * Live transitions over core NATS (no JetStream consumer: listening costs the server nothing
+ * durable). A publish retried after a lost ack reaches core subscribers twice, so recent ids are
+ * remembered and repeats dropped. A handler that throws or rejects is reported through
+ * `onHandlerError` and does not stop the subscription.
+ */
+export async function subscribeEvents(
+  connection: NatsConnection,
+  filter: EventFilter,
+  handler: EventHandler,
+  onHandlerError: (error: unknown, event: GenerationEvent) => void,
+): Promise<Subscription> {
+  const recentIds = new Set<string>();
+  const deliver = (event: GenerationEvent) => {
+    if (recentIds.has(event.id)) return;
+    recentIds.add(event.id);
+    if (recentIds.size > REMEMBERED_IDS) recentIds.delete(recentIds.values().next().value as string);
+    Promise.resolve()
+      .then(() => handler(event))
+      .catch((error: unknown) => onHandlerError(error, event));
+  };
+  const subscriptions = filterSubjects(filter).map((subject) =>
+    connection.subscribe(subject, {
+      callback: (error, message) => {
+        if (error === null) deliver(decodeJson<GenerationEvent>(message.data));
+      },
+    }),
+  );
+  // Once flushed, the server knows the interest: every transition published from now on arrives.
+  await connection.flush();
+  return {
+    async unsubscribe() {
+      for (const subscription of subscriptions) subscription.unsubscribe();
+      await connection.flush().catch(() => undefined);
+    },
+  };
+}

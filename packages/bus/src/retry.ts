@@ -1,0 +1,49 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const TRANSIENT_ERROR_NAMES = new Set([
+  'TimeoutError',
+  'NoResponders',
+  'RequestError',
+  'ConnectionError',
+  'JetStreamNotEnabled',
+  'JetStreamStatusError',
+]);
+
+/**
+ * Errors that mean "the server is away or not ready yet" (a timeout, no responders while
+ * JetStream restarts, a dropped connection), as opposed to an answer from the server that
+ * retrying would only repeat (a wrong revision, a bad config).
+ */
+export function isTransientNatsError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (TRANSIENT_ERROR_NAMES.has(error.name)) return true;
+  const status = (error as { status?: unknown }).status;
+  return error.name === 'JetStreamApiError' && status === 503;
+}
+
+export interface RetryOptions {
+  /** Stops retrying (and rethrows) once this says the bus is closed. */
+  isClosed: () => boolean;
+  /** First pause between attempts; doubles up to `maxDelayMs`. */
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+/**
+ * Runs `operation` until it succeeds, retrying transient NATS errors for as long as the bus is
+ * open. Only safe for idempotent operations: a publish with a message id, a KV put, a
+ * revision-checked update whose outcome is checked again by the caller.
+ */
+export async function retryTransient<T>(operation: () => Promise<T>, options: RetryOptions): Promise<T> {
+  let delay = options.initialDelayMs ?? 50;
+  const maxDelay = options.maxDelayMs ?? 1_000;
+  for (;;) {
+    try {
+      return await operation();
+    } catch (error) {
+      if (!isTransientNatsError(error) || options.isClosed()) throw error;
+      await sleep(delay);
+      delay = Math.min(delay * 2, maxDelay);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+import type { Bus, GenerationEvent } from '@interlude/core';
+import { expect, it } from 'vitest';
+import { sampleEvent, uniqueId } from './fixtures.js';
+
+/** Waits until `condition` holds, polling; fails with `message` after `timeoutMs`. */
+export async function eventually(condition: () => boolean, message: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`Timed out: ${message}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Publish, replay, dedupe and live subscriptions. */
+export function eventLogCases(bus: () => Bus): void {
+  it('replays a generation in publish order', async () => {
+    const generationId = uniqueId('gen');
+    const published = [
+      sampleEvent(generationId, 0, 'started'),
+      sampleEvent(generationId, 1, 'model_responded'),
+      sampleEvent(generationId, 2, 'tool_completed'),
+      sampleEvent(generationId, 3, 'completed'),
+    ];
+    for (const event of published) await bus().publish(event);
+    expect(await bus().events(generationId)).toEqual(published);
+  });
+
+  it('stores an event once however often it is published', async () => {
+    const generationId = uniqueId('gen');
+    const first = sampleEvent(generationId, 0, 'started');
+    const second = sampleEvent(generationId, 1, 'completed');
+    await bus().publish(first);
+    await bus().publish(first);
+    await bus().publish(second);
+    await bus().publish(first);
+    expect((await bus().events(generationId)).map((event) => event.id)).toEqual([first.id, second.id]);
+  });
+
+  it('keeps generations apart and gives [] for an unknown one', async () => {
+    const one = uniqueId('gen');
+    const other = uniqueId('gen');
+    await bus().publish(sampleEvent(one, 0, 'started'));
+    await bus().publish(sampleEvent(other, 0, 'started', { agent: 'billing', action: 'refund' }));
+    await bus().publish(sampleEvent(one, 1, 'completed'));
+    expect((await bus().events(one)).map((event) => event.index)).toEqual([0, 1]);
+    expect((await bus().events(other)).map((event) => event.agent)).toEqual(['billing']);
+    expect(await bus().events(uniqueId('gen'))).toEqual([]);
+  });
+
+  it('delivers live events matching a filter by event, agent, action and generation', async () => {
+    const agent = uniqueId('agent');
+    const generationId = uniqueId('gen');
+    const byEvent: GenerationEvent[] = [];
+    const byAgentAction: GenerationEvent[] = [];
+    const byGeneration: GenerationEvent[] = [];
+    const subscriptions = [
+      await bus().subscribe({ event: 'input_requested', agent }, (event) => void byEvent.push(event)),
+      await bus().subscribe({ agent, action: 'refund', event: ['started', 'completed'] }, (event) => {
+        byAgentAction.push(event);
+      }),
+      await bus().subscribe({ generationId }, (event) => void byGeneration.push(event)),
+    ];
+    const events = [
+      sampleEvent(generationId, 0, 'started', { agent, action: 'refund' }),
+      sampleEvent(generationId, 1, 'input_requested', { agent, action: 'refund' }),
+      sampleEvent(generationId, 2, 'completed', { agent, action: 'refund' }),
+      sampleEvent(uniqueId('gen'), 0, 'input_requested', { agent, action: 'handle' }),
+      sampleEvent(uniqueId('gen'), 0, 'started', { agent: uniqueId('agent'), action: 'refund' }),
+    ];
+    for (const event of events) await bus().publish(event);
+    await eventually(() => byEvent.length === 2 && byAgentAction.length === 2 && byGeneration.length === 3, 'events');
+    expect(byEvent.map((event) => event.id)).toEqual([events[1]?.id, events[3]?.id]);
+    expect(byAgentAction.map((event) => event.id)).toEqual([events[0]?.id, events[2]?.id]);
+    expect(byGeneration.map((event) => event.index)).toEqual([0, 1, 2]);
+    for (const subscription of subscriptions) await subscription.unsubscribe();
+  });
+
+  it('stops delivering after unsubscribe, and survives a throwing handler', async () => {
+    const generationId = uniqueId('gen');
+    const received: number[] = [];
+    const subscription = await bus().subscribe({ generationId }, (event) => {
+      received.push(event.index);
+      if (event.index === 0) throw new Error('handler failed');
+    });
+    await bus().publish(sampleEvent(generationId, 0, 'started'));
+    await bus().publish(sampleEvent(generationId, 1, 'completed'));
+    await eventually(() => received.length === 2, 'both events despite the throw');
+    await subscription.unsubscribe();
+    await bus().publish(sampleEvent(generationId, 2, 'failed'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(received).toEqual([0, 1]);
+  });
+}

@@ -1,0 +1,115 @@
+import type { Bus, Job, JobDelivery } from '@interlude/core';
+import { expect, it } from 'vitest';
+import { eventually } from './conformance-events.js';
+import { sampleJob, uniqueId } from './fixtures.js';
+
+const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+
+/** Enqueue, consume, acknowledge, redeliver, concurrency and draining. */
+export function jobQueueCases(bus: () => Bus): void {
+  it('hands an enqueued job to the consumer once, with its trace context', async () => {
+    const queue = uniqueId('queue');
+    const job = sampleJob({ traceparent });
+    const received: { job: Job; delivery: JobDelivery }[] = [];
+    await bus().jobs.enqueue(queue, job);
+    const consumer = await bus().jobs.consume(
+      queue,
+      async (got, delivery) => void received.push({ job: got, delivery }),
+      {
+        concurrency: 1,
+      },
+    );
+    await eventually(() => received.length === 1, 'the job');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await consumer.stop();
+    expect(received).toHaveLength(1);
+    expect(received[0]?.job).toEqual(job);
+    expect(received[0]?.delivery.attempt).toBe(1);
+    expect(received[0]?.delivery.headers.traceparent).toBe(traceparent);
+  });
+
+  it('redelivers a job whose handler rejected, counting attempts', async () => {
+    const queue = uniqueId('queue');
+    const attempts: number[] = [];
+    const consumer = await bus().jobs.consume(
+      queue,
+      async (_job, delivery) => {
+        attempts.push(delivery.attempt);
+        if (delivery.attempt === 1) throw new Error('worker failed');
+      },
+      { concurrency: 1 },
+    );
+    await bus().jobs.enqueue(queue, sampleJob());
+    await eventually(() => attempts.length === 2, 'the redelivery', 10_000);
+    await consumer.stop();
+    expect(attempts).toEqual([1, 2]);
+  });
+
+  it('runs at most `concurrency` jobs at once and runs them all', async () => {
+    const queue = uniqueId('queue');
+    let running = 0;
+    let peak = 0;
+    const done: string[] = [];
+    const jobs = Array.from({ length: 6 }, () => sampleJob());
+    for (const job of jobs) await bus().jobs.enqueue(queue, job);
+    const consumer = await bus().jobs.consume(
+      queue,
+      async (job) => {
+        running += 1;
+        peak = Math.max(peak, running);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        running -= 1;
+        done.push(job.id);
+      },
+      { concurrency: 2 },
+    );
+    await eventually(() => done.length === 6, 'all six jobs', 10_000);
+    await consumer.stop();
+    expect(peak).toBe(2);
+    expect([...done].sort()).toEqual(jobs.map((job) => job.id).sort());
+  });
+
+  it('stop() waits for running jobs and takes no new ones; a later consumer gets them', async () => {
+    const queue = uniqueId('queue');
+    const finished: string[] = [];
+    let started = 0;
+    const consumer = await bus().jobs.consume(
+      queue,
+      async (job) => {
+        started += 1;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        finished.push(job.id);
+      },
+      { concurrency: 1 },
+    );
+    const first = sampleJob();
+    await bus().jobs.enqueue(queue, first);
+    await eventually(() => started === 1, 'the first job to start');
+    await consumer.stop();
+    expect(finished).toEqual([first.id]);
+
+    const second = sampleJob();
+    await bus().jobs.enqueue(queue, second);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(started).toBe(1);
+    const later: string[] = [];
+    const next = await bus().jobs.consume(queue, async (job) => void later.push(job.id), { concurrency: 1 });
+    await eventually(() => later.length === 1, 'the second job on the new consumer');
+    await next.stop();
+    expect(later).toEqual([second.id]);
+  });
+
+  it('keeps queues apart', async () => {
+    const [left, right] = [uniqueId('queue'), uniqueId('queue')];
+    const seen: string[] = [];
+    const consumer = await bus().jobs.consume(left, async (job) => void seen.push(job.id), { concurrency: 1 });
+    const rightJob = sampleJob();
+    const leftJob = sampleJob();
+    await bus().jobs.enqueue(right, rightJob);
+    await bus().jobs.enqueue(left, leftJob);
+    await eventually(() => seen.length === 1, 'the left job');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await consumer.stop();
+    expect(seen).toEqual([leftJob.id]);
+  });
+}
