@@ -1,3 +1,5 @@
+export { anthropicReply, anthropicStreamEvents } from './anthropic-replies.js';
+export { type Fixtures, loadFixtures } from './fixtures.js';
 export {
   createWireServer,
   type RecordedRequest,

@@ -1,0 +1,31 @@
+import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';
+import type { ModelStreamPart } from '@interlude/core';
+import type { AnthropicMessagesClient } from './anthropic-client.js';
+
+/**
+ * Streams one Messages call over SSE through the SDK's `MessageStream`, which assembles text,
+ * tool input JSON, thinking and signatures exactly as the non-streamed answer would have them.
+ * Text deltas are reported as they arrive; a client tool call is reported once, when its block
+ * is complete (its input is whole JSON only then). Resolves with the assembled message; a stream
+ * that stops before `message_stop` rejects (the SDK's error), it never hangs.
+ *
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
+ */
+export async function streamAnthropicMessage(
+  client: AnthropicMessagesClient,
+  params: MessageCreateParamsBase,
+  options: { onPart?: (part: ModelStreamPart) => void; signal?: AbortSignal },
+): Promise<unknown> {
+  const stream = client.messages.stream(params, options.signal ? { signal: options.signal } : undefined);
+  const onPart = options.onPart;
+  if (onPart !== undefined) {
+    stream.on('text', (text) => onPart({ type: 'text-delta', text }));
+    stream.on('contentBlock', (block) => {
+      if (block.type !== 'tool_use') return;
+      onPart({ type: 'tool-call', toolCall: { id: block.id, name: block.name, arguments: block.input ?? {} } });
+    });
+  }
+  const message = await stream.finalMessage();
+  // The stream's snapshot carries lazy getters and buffers; store plain JSON only.
+  return JSON.parse(JSON.stringify(message));
+}
