@@ -1,0 +1,232 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+
+/**
+ * A small OTLP/HTTP receiver for traces in the JSON encoding, the one
+ * `@opentelemetry/exporter-trace-otlp-http` sends. It stands in for Jaeger, Tempo or a collector
+ * (Debian ships none) so tests and the demo can look at what a real exporter really sent.
+ * Protobuf is refused with 415: decoding it would need the `.proto` files.
+ *
+ * @see https://opentelemetry.io/docs/specs/otlp/#otlphttp
+ */
+export interface OtlpReceiver {
+  /** Base URL, what `OTEL_EXPORTER_OTLP_ENDPOINT` takes (the exporter appends `/v1/traces`). */
+  readonly url: string;
+  /** Full traces URL, what `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` or the exporter's `url` takes. */
+  readonly tracesUrl: string;
+  /** Every span received so far, in arrival order. */
+  spans(): ReceivedSpan[];
+  /** Headers of every export request, in order (to check `OTEL_EXPORTER_OTLP_HEADERS`). */
+  requestHeaders(): IncomingHttpHeaders[];
+  /** Resolves once `count` spans have arrived; rejects after `timeoutMs`. */
+  waitForSpans(count: number, timeoutMs?: number): Promise<ReceivedSpan[]>;
+  clear(): void;
+  close(): Promise<void>;
+}
+
+/** One span as the receiver decoded it: ids in hex, attribute values as plain JS values. */
+export interface ReceivedSpan {
+  traceId: string;
+  spanId: string;
+  /** Undefined for a root span. */
+  parentSpanId: string | undefined;
+  name: string;
+  kind: 'UNSPECIFIED' | 'INTERNAL' | 'SERVER' | 'CLIENT' | 'PRODUCER' | 'CONSUMER';
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  attributes: Record<string, unknown>;
+  events: { name: string; attributes: Record<string, unknown> }[];
+  links: { traceId: string; spanId: string; attributes: Record<string, unknown> }[];
+  status: { code: 'UNSET' | 'OK' | 'ERROR'; message?: string };
+  /** The resource's attributes (`service.name`, …). */
+  resource: Record<string, unknown>;
+  /** The instrumentation scope name (`@interlude/telemetry` for ours). */
+  scope: string;
+}
+
+/**
+ * Starts the receiver on 127.0.0.1 (a free port unless `port` is given).
+ *
+ * @example
+ * const receiver = await startOtlpReceiver();
+ * const exporter = new OTLPTraceExporter({ url: receiver.tracesUrl });
+ * // … run something traced, flush …
+ * const spans = await receiver.waitForSpans(3);
+ * await receiver.close();
+ */
+export async function startOtlpReceiver(options: { port?: number } = {}): Promise<OtlpReceiver> {
+  let received: ReceivedSpan[] = [];
+  let headers: IncomingHttpHeaders[] = [];
+  const waiters = new Set<() => void>();
+  const server = createServer((request, response) => {
+    handleExport(request, response)
+      .then((spans) => {
+        if (spans === undefined) return;
+        headers.push(request.headers);
+        received.push(...spans);
+        for (const wake of waiters) wake();
+      })
+      .catch((error: unknown) => reply(response, 400, { error: String(error) }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    tracesUrl: `${url}/v1/traces`,
+    spans: () => [...received],
+    requestHeaders: () => [...headers],
+    waitForSpans(count, timeoutMs = 5_000) {
+      return new Promise((resolve, reject) => {
+        const check = (): void => {
+          if (received.length < count) return;
+          cleanUp();
+          resolve([...received]);
+        };
+        const timer = setTimeout(() => {
+          cleanUp();
+          reject(new Error(`OTLP receiver got ${received.length} spans, expected ${count}, in ${timeoutMs} ms`));
+        }, timeoutMs);
+        const cleanUp = (): void => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    clear() {
+      received = [];
+      headers = [];
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+/** Answers one request; resolves to the spans of a valid export, undefined otherwise. */
+async function handleExport(request: IncomingMessage, response: ServerResponse): Promise<ReceivedSpan[] | undefined> {
+  const body = await readBody(request);
+  if (request.method !== 'POST' || request.url !== '/v1/traces') {
+    reply(response, 404, { error: 'only POST /v1/traces is served' });
+    return undefined;
+  }
+  if (!String(request.headers['content-type'] ?? '').startsWith('application/json')) {
+    reply(response, 415, { error: 'only the OTLP JSON encoding is supported' });
+    return undefined;
+  }
+  const spans = decodeExport(JSON.parse(body.toString('utf8')) as ExportRequest);
+  reply(response, 200, {});
+  return spans;
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks);
+  return request.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body;
+}
+
+function reply(response: ServerResponse, status: number, body: object): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+interface KeyValue {
+  key: string;
+  value?: AnyValue;
+}
+interface AnyValue {
+  stringValue?: string;
+  boolValue?: boolean;
+  intValue?: string | number;
+  doubleValue?: number;
+  bytesValue?: string;
+  arrayValue?: { values?: AnyValue[] };
+  kvlistValue?: { values?: KeyValue[] };
+}
+interface WireSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind?: number | string;
+  startTimeUnixNano: string | number;
+  endTimeUnixNano: string | number;
+  attributes?: KeyValue[];
+  events?: { name: string; attributes?: KeyValue[] }[];
+  links?: { traceId: string; spanId: string; attributes?: KeyValue[] }[];
+  status?: { code?: number | string; message?: string };
+}
+interface ExportRequest {
+  resourceSpans?: {
+    resource?: { attributes?: KeyValue[] };
+    scopeSpans?: { scope?: { name?: string }; spans?: WireSpan[] }[];
+  }[];
+}
+
+const SPAN_KINDS = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'] as const;
+const STATUS_CODES = ['UNSET', 'OK', 'ERROR'] as const;
+
+function decodeExport(request: ExportRequest): ReceivedSpan[] {
+  return (request.resourceSpans ?? []).flatMap((resourceSpans) => {
+    const resource = decodeAttributes(resourceSpans.resource?.attributes);
+    return (resourceSpans.scopeSpans ?? []).flatMap((scopeSpans) =>
+      (scopeSpans.spans ?? []).map((span) => decodeSpan(span, resource, scopeSpans.scope?.name ?? '')),
+    );
+  });
+}
+
+function decodeSpan(span: WireSpan, resource: Record<string, unknown>, scope: string): ReceivedSpan {
+  const status = span.status ?? {};
+  return {
+    traceId: span.traceId,
+    spanId: span.spanId,
+    parentSpanId: span.parentSpanId === undefined || span.parentSpanId === '' ? undefined : span.parentSpanId,
+    name: span.name,
+    kind: enumName(SPAN_KINDS, span.kind, 'SPAN_KIND_'),
+    startTimeUnixNano: String(span.startTimeUnixNano),
+    endTimeUnixNano: String(span.endTimeUnixNano),
+    attributes: decodeAttributes(span.attributes),
+    events: (span.events ?? []).map((event) => ({ name: event.name, attributes: decodeAttributes(event.attributes) })),
+    links: (span.links ?? []).map((link) => ({
+      traceId: link.traceId,
+      spanId: link.spanId,
+      attributes: decodeAttributes(link.attributes),
+    })),
+    status: {
+      code: enumName(STATUS_CODES, status.code, 'STATUS_CODE_'),
+      ...(status.message ? { message: status.message } : {}),
+    },
+    resource,
+    scope,
+  };
+}
+
+/** Proto3 JSON may write an enum as its number or its full name (`SPAN_KIND_CLIENT`). */
+function enumName<T extends string>(names: readonly T[], value: number | string | undefined, prefix: string): T {
+  if (typeof value === 'string') return (value.startsWith(prefix) ? value.slice(prefix.length) : value) as T;
+  return names[value ?? 0] ?? names[0]!;
+}
+
+function decodeAttributes(attributes: KeyValue[] | undefined): Record<string, unknown> {
+  return Object.fromEntries((attributes ?? []).map(({ key, value }) => [key, decodeValue(value)]));
+}
+
+function decodeValue(value: AnyValue | undefined): unknown {
+  if (value === undefined) return undefined;
+  if (value.stringValue !== undefined) return value.stringValue;
+  if (value.boolValue !== undefined) return value.boolValue;
+  if (value.intValue !== undefined) return Number(value.intValue);
+  if (value.doubleValue !== undefined) return value.doubleValue;
+  if (value.bytesValue !== undefined) return value.bytesValue;
+  if (value.arrayValue !== undefined) return (value.arrayValue.values ?? []).map(decodeValue);
+  if (value.kvlistValue !== undefined) return decodeAttributes(value.kvlistValue.values);
+  return undefined;
+}
