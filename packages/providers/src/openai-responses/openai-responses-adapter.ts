@@ -1,0 +1,99 @@
+import type {
+  ModelCallOptions,
+  ModelRequest,
+  ModelResponse,
+  ProviderAdapter,
+  ProviderMessage,
+  ToolCall,
+  ToolResultMessage,
+} from '@interlude/core';
+import OpenAI from 'openai';
+import { convertToolResults, convertUserText } from './convert-to-openai-responses-input.js';
+import { mapOpenAIResponsesError, OPENAI_RESPONSES_PROVIDER } from './openai-responses-error.js';
+import { buildOpenAIResponsesRequest, type OpenAIResponsesSettings } from './openai-responses-request.js';
+import { parseOpenAIResponsesResponse } from './parse-openai-responses-response.js';
+import { readOpenAIResponsesStream } from './parse-openai-responses-stream.js';
+import { readOpenAIResponsesToolCalls } from './read-openai-responses-items.js';
+
+export interface OpenAIResponsesOptions extends OpenAIResponsesSettings {
+  model: string;
+  /** Defaults to `OPENAI_API_KEY`, as the SDK does. */
+  apiKey?: string;
+  /** Including `/v1`. */
+  baseURL?: string;
+  /** A ready SDK client (`new AzureOpenAI(...)`, custom headers or fetch). Wins over `apiKey`/`baseURL`. */
+  client?: OpenAI;
+  /** The SDK's own retries with backoff on 408/409/429/5xx and connection errors. Default 2. */
+  maxRetries?: number;
+}
+
+/**
+ * The OpenAI Responses tool loop for core. Items are the messages: every output item of a turn
+ * (reasoning, message, function calls) is stored in place, so reasoning goes back before the
+ * calls it led to, followed by one `function_call_output` per call. The instructions go in
+ * `instructions` on every call and are never stored. Calls are stateless (full `input`, no
+ * `previous_response_id`), so a checkpoint resumes in any process.
+ */
+export class OpenAIResponsesAdapter implements ProviderAdapter {
+  readonly service = 'openai';
+  readonly provider = OPENAI_RESPONSES_PROVIDER;
+  readonly model: string;
+  readonly client: OpenAI;
+  private readonly settings: OpenAIResponsesSettings;
+
+  constructor(options: OpenAIResponsesOptions) {
+    const { model, apiKey, baseURL, client, maxRetries, ...settings } = options;
+    this.model = model;
+    this.settings = settings;
+    this.client =
+      client ??
+      new OpenAI({
+        ...(apiKey !== undefined ? { apiKey } : {}),
+        ...(baseURL !== undefined ? { baseURL } : {}),
+        maxRetries: maxRetries ?? 2,
+      });
+  }
+
+  userMessages(text: string): ProviderMessage[] {
+    return convertUserText(text);
+  }
+
+  toolResultMessages(results: readonly ToolResultMessage[]): ProviderMessage[] {
+    return convertToolResults(results);
+  }
+
+  toolCallsIn(turn: readonly ProviderMessage[]): ToolCall[] {
+    return readOpenAIResponsesToolCalls(turn);
+  }
+
+  async call(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse> {
+    const body = buildOpenAIResponsesRequest(this.model, request, this.settings, options.stream);
+    const requestOptions = options.signal !== undefined ? { signal: options.signal } : {};
+    if (!options.stream) {
+      let response: unknown;
+      try {
+        response = await this.client.responses.create({ ...body, stream: false }, requestOptions);
+      } catch (error) {
+        throw mapOpenAIResponsesError(error);
+      }
+      return parseOpenAIResponsesResponse(response);
+    }
+    let events: AsyncIterable<unknown>;
+    try {
+      events = await this.client.responses.create({ ...body, stream: true }, requestOptions);
+    } catch (error) {
+      throw mapOpenAIResponsesError(error);
+    }
+    return readOpenAIResponsesStream(events, options.onPart, options.signal);
+  }
+}
+
+/**
+ * An OpenAI Responses adapter: `provider: openaiResponses({ model: 'o4-mini', store: false })`.
+ *
+ * @example
+ * const provider = openaiResponses({ model: 'gpt-5', store: false, reasoning: { effort: 'low' } });
+ */
+export function openaiResponses(options: OpenAIResponsesOptions): OpenAIResponsesAdapter {
+  return new OpenAIResponsesAdapter(options);
+}

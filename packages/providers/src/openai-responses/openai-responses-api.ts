@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/**
+ * Zod schemas of the Responses JSON we read back: the response object, the items we look into
+ * and the stream events we act on. Loose on purpose: items are stored verbatim and sent back as
+ * they came, so we only insist on what the loop reads.
+ *
+ * @see https://platform.openai.com/docs/api-reference/responses/object
+ */
+export const openaiResponsesFunctionCallSchema = z.looseObject({
+  type: z.literal('function_call'),
+  call_id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+});
+
+export const openaiResponsesMessageItemSchema = z.looseObject({
+  type: z.literal('message'),
+  role: z.literal('assistant'),
+  content: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
+});
+
+export const openaiResponsesUsageSchema = z.looseObject({
+  input_tokens: z.number().optional(),
+  output_tokens: z.number().optional(),
+  input_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
+});
+
+export const openaiResponsesErrorSchema = z.looseObject({ code: z.string().nullish(), message: z.string().nullish() });
+
+export const openaiResponsesResponseSchema = z.looseObject({
+  id: z.string().optional(),
+  model: z.string().optional(),
+  status: z.string().nullish(),
+  output: z.array(z.looseObject({ type: z.string() })),
+  incomplete_details: z.looseObject({ reason: z.string().nullish() }).nullish(),
+  error: openaiResponsesErrorSchema.nullish(),
+  usage: openaiResponsesUsageSchema.nullish(),
+});
+
+/** The stream events the adapter acts on; others (reasoning summary deltas, `in_progress`, …) pass by. */
+export const openaiResponsesStreamEventSchema = z.looseObject({
+  type: z.string(),
+  output_index: z.number().optional(),
+  delta: z.string().optional(),
+  item: z.looseObject({ type: z.string() }).optional(),
+  response: z.looseObject({ id: z.string().optional(), model: z.string().optional() }).optional(),
+  code: z.string().nullish(),
+  message: z.string().nullish(),
+});
+
+export type OpenAIResponsesResponse = z.infer<typeof openaiResponsesResponseSchema>;
+export type OpenAIResponsesUsage = z.infer<typeof openaiResponsesUsageSchema>;
+export type OpenAIResponsesItem = OpenAIResponsesResponse['output'][number];
