@@ -26,7 +26,17 @@ export function runJobConsumer(consumer: Consumer, handler: JobHandler, settings
   let currentPull: ConsumerMessages | undefined;
 
   const runOne = async (message: JsMsg) => {
-    const heartbeat = setInterval(() => message.working(), Math.max(100, settings.ackWaitMs / 3));
+    const heartbeat = setInterval(
+      () => {
+        try {
+          message.working();
+        } catch {
+          // The connection is closing: without heartbeats the job is redelivered, which is the point.
+        }
+      },
+      Math.max(100, settings.ackWaitMs / 3),
+    );
+    heartbeat.unref(); // the job's own work keeps the process alive, not its heartbeat
     try {
       const job = decodeJson<Job>(message.data);
       await handler(job, deliveryOf(message));
@@ -35,14 +45,19 @@ export function runJobConsumer(consumer: Consumer, handler: JobHandler, settings
     } catch (error) {
       clearInterval(heartbeat);
       settings.onError(error, `job on ${message.subject} (delivery ${message.info.deliveryCount})`);
-      message.nak(Math.min(30_000, 250 * 2 ** (message.info.deliveryCount - 1)));
+      try {
+        message.nak(Math.min(30_000, 250 * 2 ** (message.info.deliveryCount - 1)));
+      } catch {
+        // Closed connection: the ack wait runs out and the job is redelivered anyway.
+      }
     }
   };
 
   const loop = (async () => {
-    while (!stopped) {
-      while (running.size >= settings.concurrency && !stopped) await Promise.race(running);
-      if (stopped) break;
+    const active = () => !stopped && !settings.retry.isClosed();
+    while (active()) {
+      while (running.size >= settings.concurrency && active()) await Promise.race(running);
+      if (!active()) break;
       try {
         currentPull = await consumer.fetch({
           max_messages: settings.concurrency - running.size,
@@ -53,7 +68,7 @@ export function runJobConsumer(consumer: Consumer, handler: JobHandler, settings
           running.add(task);
         }
       } catch (error) {
-        if (stopped) break;
+        if (!active()) break;
         settings.onError(error, 'pulling jobs');
         await sleep(250);
       }

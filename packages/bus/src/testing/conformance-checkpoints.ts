@@ -41,7 +41,12 @@ export function checkpointCases(bus: () => Bus): void {
     await bus().checkpoints.claim(generationId, revision, 'job_a');
     expect((await bus().checkpoints.load(generationId))?.claimedBy).toBe('job_a');
     expect(await claimOutcome(bus().checkpoints.claim(generationId, revision, 'job_b'))).toBe('already_resumed');
-    expect(await claimOutcome(bus().checkpoints.claim(generationId, revision, 'job_a'))).toBe('won');
+    // A redelivered job loads the record again and claims what it finds.
+    const reloaded = await bus().checkpoints.load(generationId);
+    expect(await claimOutcome(bus().checkpoints.claim(generationId, reloaded?.revision ?? -1, 'job_b'))).toBe(
+      'already_resumed',
+    );
+    expect(await claimOutcome(bus().checkpoints.claim(generationId, reloaded?.revision ?? -1, 'job_a'))).toBe('won');
   });
 
   it('refuses a claim of a revision a newer save replaced', async () => {

@@ -11,7 +11,7 @@ export function jobQueueCases(bus: () => Bus): void {
     const queue = uniqueId('queue');
     const job = sampleJob({ traceparent });
     const received: { job: Job; delivery: JobDelivery }[] = [];
-    await bus().jobs.enqueue(queue, job);
+    await bus().jobs.enqueue(queue, job, { traceparent });
     const consumer = await bus().jobs.consume(
       queue,
       async (got, delivery) => void received.push({ job: got, delivery }),
