@@ -1,0 +1,49 @@
+import { DeliverPolicy, jetstream } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+
+/**
+ * Every stored message of one generation in `INTERLUDE_EVENTS`, read with a plain client (not
+ * the bus package, which deduplicates on read): the ids as the server holds them, repeats
+ * included, so a test can prove each event was stored exactly once.
+ */
+export async function rawStoredEventIds(servers: string, generationId: string): Promise<string[]> {
+  const connection = await connect({ servers });
+  try {
+    return await readIds(connection, generationId);
+  } finally {
+    await connection.close();
+  }
+}
+
+async function readIds(connection: NatsConnection, generationId: string): Promise<string[]> {
+  const client = jetstream(connection);
+  const consumer = await client.consumers.get('INTERLUDE_EVENTS', {
+    filter_subjects: `interlude.gen.*.*.${generationId}.*`,
+    deliver_policy: DeliverPolicy.All,
+  });
+  const info = await consumer.info(true);
+  const ids: string[] = [];
+  if (info.num_pending === 0) return ids;
+  const messages = await consumer.consume();
+  for await (const message of messages) {
+    ids.push((message.json() as { id: string }).id);
+    if (message.info.pending === 0) break;
+  }
+  messages.stop();
+  await consumer.delete().catch(() => undefined);
+  return ids;
+}
+
+/** A TCP port nobody listens on right now, for a private nats-server that must restart on it. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
