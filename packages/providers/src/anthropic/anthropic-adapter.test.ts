@@ -19,7 +19,7 @@ let adapter: AnthropicAdapter;
 
 beforeEach(async () => {
   server = await createWireServer();
-  adapter = anthropic({ model: 'claude-sonnet-4-5', baseURL: server.url, apiKey: 'test', maxRetries: 0 });
+  adapter = anthropic({ model: 'claude-sonnet-5-5', baseURL: server.url, apiKey: 'test', maxRetries: 0 });
 });
 afterEach(() => server.close());
 
@@ -38,7 +38,7 @@ describe('anthropic adapter on the wire', () => {
     server.enqueue('/v1/messages', { json: fixtures.json('refund-done') });
     await adapter.call(request({ toolChoice: { type: 'tool', name: 'lookup_order' } }), { stream: false });
     expect(server.requests[0]?.body).toEqual({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-5-5',
       max_tokens: 4096,
       system: 'You resolve support tickets.',
       messages: [{ role: 'user', content: 'Refund order 42' }],
@@ -140,7 +140,7 @@ describe('anthropic adapter on the wire', () => {
 
   it('passes server tools through as written, after the client tools', async () => {
     const withSearch = anthropic({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-5-5',
       baseURL: server.url,
       apiKey: 'test',
       maxRetries: 0,
@@ -188,5 +188,27 @@ describe('anthropic adapter on the wire', () => {
       },
     );
     expect(server.requests[0]?.body).not.toHaveProperty('container');
+  });
+
+  it('with cache: true marks the last block of a stored assistant message on the wire, not in the history', async () => {
+    const cached = anthropic({
+      model: 'claude-sonnet-5-5',
+      baseURL: server.url,
+      apiKey: 'test',
+      maxRetries: 0,
+      cache: true,
+    });
+    const paused = fixtures.json<{ content: Record<string, unknown>[] }>('web-search-pause-turn');
+    const history = [...cached.userMessages('Any delays?'), { role: 'assistant', content: paused.content }];
+    const before = JSON.stringify(history);
+    server.enqueue('/v1/messages', { json: fixtures.json('web-search-end-turn') });
+    await cached.call(request({ messages: history }), { stream: false });
+
+    const sent = server.requests[0]?.body as { messages: { content: Record<string, unknown>[] }[] };
+    const lastBlocks = sent.messages[1]?.content ?? [];
+    expect(lastBlocks.at(-1)).toEqual({ ...paused.content.at(-1), cache_control: { type: 'ephemeral' } });
+    expect(lastBlocks.slice(0, -1)).toEqual(paused.content.slice(0, -1));
+    expect(sent.messages[0]).toEqual({ role: 'user', content: 'Any delays?' });
+    expect(JSON.stringify(history)).toBe(before);
   });
 });

@@ -25,7 +25,7 @@ import { parseAnthropicResponse } from './parse-anthropic-response.js';
 import { streamAnthropicMessage } from './stream-anthropic-message.js';
 
 export interface AnthropicOptions extends AnthropicClientOptions {
-  /** The model name, e.g. `claude-sonnet-4-5`; stored in checkpoints, so a resume needs the same one. */
+  /** The model name, e.g. `claude-sonnet-5-5`; stored in checkpoints, so a resume needs the same one. */
   model: string;
   /** A ready client (`new Anthropic(...)`, `new AnthropicBedrock(...)`); `apiKey`/`baseURL`/`maxRetries` are then unused. */
   client?: AnthropicMessagesClient;
@@ -100,7 +100,7 @@ export class AnthropicAdapter implements ProviderAdapter {
  *
  * @example
  * ```ts
- * const support = defineAgent({ name: 'support', provider: anthropic({ model: 'claude-sonnet-4-5', cache: true }), … });
+ * const support = defineAgent({ name: 'support', provider: anthropic({ model: 'claude-sonnet-5-5', cache: true }), … });
  * ```
  */
 export function anthropic(options: AnthropicOptions): AnthropicAdapter {

@@ -4,6 +4,14 @@ import { anthropicErrorBodySchema } from './anthropic-api.js';
 
 export const ANTHROPIC_PROVIDER = 'anthropic.messages';
 
+/** A stream that stopped after it started and before `message_stop`. */
+export class AnthropicStreamTruncatedError extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'AnthropicStreamTruncatedError';
+  }
+}
+
 const RETRYABLE_TYPES = new Set(['overloaded_error', 'rate_limit_error', 'api_error', 'timeout_error']);
 
 /**
@@ -17,6 +25,15 @@ const RETRYABLE_TYPES = new Set(['overloaded_error', 'rate_limit_error', 'api_er
  */
 export function toAnthropicProviderError(error: unknown): ProviderError {
   if (ProviderError.isInstance(error)) return error;
+  if (error instanceof AnthropicStreamTruncatedError || isTruncatedStream(error)) {
+    return new ProviderError({
+      message: `Anthropic stream ended before the message was complete (${error instanceof Error ? error.message : String(error)})`,
+      provider: ANTHROPIC_PROVIDER,
+      type: 'stream_truncated',
+      isRetryable: true,
+      cause: error,
+    });
+  }
   if (error instanceof APIUserAbortError) {
     return new ProviderError({
       message: 'Anthropic request aborted',
@@ -43,16 +60,6 @@ export function toAnthropicProviderError(error: unknown): ProviderError {
       status: error.status,
       type,
       isRetryable: isRetryableStatus(error.status) || (type !== undefined && RETRYABLE_TYPES.has(type)),
-      cause: error,
-    });
-  }
-  if (isTruncatedStream(error)) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return new ProviderError({
-      message: `Anthropic stream ended before the message was complete (${reason})`,
-      provider: ANTHROPIC_PROVIDER,
-      type: 'stream_truncated',
-      isRetryable: true,
       cause: error,
     });
   }

@@ -1,13 +1,16 @@
+import { APIError } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelStreamPart } from '@interlude/core';
 import type { AnthropicMessagesClient } from './anthropic-client.js';
+import { AnthropicStreamTruncatedError } from './anthropic-error.js';
 
 /**
  * Streams one Messages call over SSE through the SDK's `MessageStream`, which assembles text,
  * tool input JSON, thinking and signatures exactly as the non-streamed answer would have them.
  * Text deltas are reported as they arrive; a client tool call is reported once, when its block
- * is complete (its input is whole JSON only then). Resolves with the assembled message; a stream
- * that stops before `message_stop` rejects (the SDK's error), it never hangs.
+ * is complete (its input is whole JSON only then). Resolves with the assembled message. A stream
+ * that stops before `message_stop` (dropped connection, body ended early) rejects with
+ * `AnthropicStreamTruncatedError`, never hangs; an SSE `error` event stays the SDK's `APIError`.
  *
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
@@ -25,7 +28,18 @@ export async function streamAnthropicMessage(
       onPart({ type: 'tool-call', toolCall: { id: block.id, name: block.name, arguments: block.input ?? {} } });
     });
   }
-  const message = await stream.finalMessage();
+  let started = false;
+  stream.on('streamEvent', () => {
+    started = true;
+  });
+  let message: Awaited<ReturnType<typeof stream.finalMessage>>;
+  try {
+    message = await stream.finalMessage();
+  } catch (error) {
+    const fromServer = error instanceof APIError && (error.status !== undefined || error.type !== null);
+    if (started && !fromServer) throw new AnthropicStreamTruncatedError(error);
+    throw error;
+  }
   // The stream's snapshot carries lazy getters and buffers; store plain JSON only.
   return JSON.parse(JSON.stringify(message));
 }
