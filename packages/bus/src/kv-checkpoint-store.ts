@@ -9,6 +9,8 @@ interface CheckpointRecord {
   version: 1;
   checkpoint: Checkpoint;
   params: unknown;
+  /** A resume of it failed part-way: the next resume reuses the results that run logged. */
+  interrupted?: boolean;
   /** Who claimed this checkpoint for a resume, and at which revision they found it. */
   claimed_by?: string;
   claimed_revision?: number;
@@ -28,9 +30,10 @@ export function createKvCheckpointStore(kv: () => Promise<KV>, retry: RetryOptio
   };
 
   return {
-    async save(generationId, { checkpoint, params }) {
+    async save(generationId, { checkpoint, params, interrupted }) {
       const bucket = await kv();
       const record: CheckpointRecord = { version: 1, checkpoint, params };
+      if (interrupted === true) record.interrupted = true;
       return retryTransient(
         () => bucket.put(assertSubjectToken('generation id', generationId), encodeJson(record)),
         retry,
@@ -46,6 +49,7 @@ export function createKvCheckpointStore(kv: () => Promise<KV>, retry: RetryOptio
         revision: found.revision,
       };
       if (found.record.claimed_by !== undefined) stored.claimedBy = found.record.claimed_by;
+      if (found.record.interrupted === true) stored.interrupted = true;
       return stored;
     },
 

@@ -32,6 +32,15 @@ export function checkpointCases(bus: () => Bus): void {
     expect(stored?.claimedBy).toBeUndefined();
   });
 
+  it('keeps the interrupted mark of a resume that failed part-way, until the next save', async () => {
+    const generationId = uniqueId('gen');
+    const checkpoint = sampleCheckpoint(generationId);
+    await bus().checkpoints.save(generationId, { checkpoint, params: {}, interrupted: true });
+    expect((await bus().checkpoints.load(generationId))?.interrupted).toBe(true);
+    await bus().checkpoints.save(generationId, { checkpoint, params: {} });
+    expect((await bus().checkpoints.load(generationId))?.interrupted).toBeUndefined();
+  });
+
   it('lets one claimant claim, refuses another with already_resumed, and lets the first claim again', async () => {
     const generationId = uniqueId('gen');
     const revision = await bus().checkpoints.save(generationId, {
