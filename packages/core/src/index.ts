@@ -1,3 +1,13 @@
+export { type ActionFunction, type ActionPrompt, DEFAULT_MAX_TOOL_TURNS } from './agent/action.js';
+export type {
+  Agent,
+  AgentBase,
+  AgentConfig,
+  InputRequestCallback,
+  InputRequestCallbackEntry,
+  InputRequestInfo,
+} from './agent/agent-types.js';
+export { defineAgent } from './agent/define-agent.js';
 export type {
   Bus,
   CheckpointStore,
@@ -11,6 +21,7 @@ export type {
   StoredCheckpoint,
   Subscription,
 } from './bus/bus.js';
+export { matchesFilter } from './bus/event-filter.js';
 export {
   EVENT_NAMES,
   EVENT_VERSION,
@@ -19,6 +30,7 @@ export {
   type EventOf,
   type GenerationEvent,
 } from './bus/events.js';
+export { createMemoryBus, type MemoryBusOptions } from './bus/memory-bus.js';
 export {
   CHECKPOINT_KEYS,
   CHECKPOINT_VERSION,
@@ -26,11 +38,17 @@ export {
   type CompletedResult,
   orderCheckpoint,
 } from './checkpoint/checkpoint.js';
+export { rebuildCheckpoint } from './checkpoint/rebuild-checkpoint.js';
+export { signCheckpoint, verifyCheckpointSignature } from './checkpoint/sign-checkpoint.js';
 export { InputRequiredError } from './errors/input-required-error.js';
 export { InterludeError } from './errors/interlude-error.js';
 export { ProviderError, type ProviderErrorOptions } from './errors/provider-error.js';
 export { ResumeError, type ResumeErrorCode } from './errors/resume-error.js';
 export { UnsupportedProviderError } from './errors/unsupported-provider-error.js';
+export { Generation, newGenerationId, type ResumeInput, type RunControl } from './generation/generation.js';
+export { generationMachine } from './generation/generation-machine.js';
+export type { GenerationResponse } from './generation/generation-response.js';
+export type { GenerationStream, StreamPart } from './generation/generation-stream.js';
 export {
   type ChoiceOption,
   InputRequest,
@@ -54,6 +72,11 @@ export type {
   ToolSpec,
   Usage,
 } from './provider/provider-adapter.js';
+export { createRuntime } from './runtime/create-runtime.js';
+export { type JobOutcome, runJob } from './runtime/run-job.js';
+export { DEFAULT_QUEUE, type Runtime, type RuntimeOptions } from './runtime/runtime.js';
+export { FILTERED } from './secrets/scrub.js';
+export { ScrubbedError } from './secrets/scrubbed-error.js';
 export type {
   GenerationOutcome,
   GenerationTrace,
@@ -62,3 +85,10 @@ export type {
   Telemetry,
   ToolCallTrace,
 } from './telemetry/telemetry.js';
+export {
+  DECLINED_RESULT,
+  type DispatchOptions,
+  type DispatchResult,
+  dispatchToolCalls,
+} from './tool/dispatch-tool-calls.js';
+export { type Tool, type ToolContext, type ToolDefinition, tool } from './tool/tool.js';

@@ -39,11 +39,16 @@ export interface StoredCheckpoint {
   revision: number;
   /** Set once a resume has claimed it. */
   claimedBy?: string;
+  /** A resume of it failed part-way: the next resume reuses the results that run logged. */
+  interrupted?: boolean;
 }
 
 export interface CheckpointStore {
   /** Stores the latest checkpoint of a generation, replacing any earlier one. Returns its revision. */
-  save(generationId: string, record: { checkpoint: Checkpoint; params: unknown }): Promise<number>;
+  save(
+    generationId: string,
+    record: { checkpoint: Checkpoint; params: unknown; interrupted?: boolean },
+  ): Promise<number>;
   load(generationId: string): Promise<StoredCheckpoint | undefined>;
   /**
    * Claims a stored checkpoint for one resume, if it is still at `revision`. Throws `ResumeError`

@@ -1,1 +1,9 @@
-export {};
+export { createMemoryBus, createMemoryCheckpointStore, type MemoryBusOptions } from '../bus/memory-bus.js';
+export { createRefundScenario } from './refund-fixture.js';
+export {
+  type RecordedModelRequest,
+  type ScriptedProvider,
+  type ScriptedReply,
+  type ScriptedResponder,
+  scriptedProvider,
+} from './scripted-provider.js';

@@ -1,0 +1,49 @@
+import type { Checkpoint } from '../checkpoint/checkpoint.js';
+import type { Generation } from '../generation/generation.js';
+import type { InputRequest } from '../input-request/input-request.js';
+import type { ProviderAdapter } from '../provider/provider-adapter.js';
+import type { Runtime } from '../runtime/runtime.js';
+import type { ActionFunction } from './action.js';
+
+/** What an `onInputRequest` callback learns about a pause. */
+export interface InputRequestInfo {
+  agent: string;
+  action: string;
+  generationId: string;
+  params: unknown;
+  checkpoint: Checkpoint;
+}
+
+export type InputRequestCallback = (requests: InputRequest[], info: InputRequestInfo) => void | Promise<void>;
+
+/** A callback, optionally limited to some actions (`only`) or all but some (`except`). */
+export type InputRequestCallbackEntry =
+  | InputRequestCallback
+  | { handler: InputRequestCallback; only?: readonly string[]; except?: readonly string[] };
+
+export interface AgentConfig<Actions extends Record<string, ActionFunction>> {
+  name: string;
+  /** Binds the bus, telemetry and checkpoint key; the embedded defaults when omitted. */
+  runtime?: Runtime;
+  provider: ProviderAdapter;
+  instructions?: string;
+  actions: Actions;
+  onInputRequest?: InputRequestCallbackEntry | readonly InputRequestCallbackEntry[];
+}
+
+/** The parts of an agent that generations and workers use. */
+export interface AgentBase {
+  readonly name: string;
+  readonly runtime: Runtime;
+  readonly provider: ProviderAdapter;
+  readonly instructions: string | undefined;
+  readonly actions: Readonly<Record<string, ActionFunction>>;
+  readonly inputRequestCallbacks: readonly InputRequestCallbackEntry[];
+  /** A generation of any action by name: what workers and `runtime.answer` use. */
+  generation(actionName: string, params: unknown): Generation;
+}
+
+/** An agent: one method per action, each returning a `Generation`. */
+export type Agent<Actions extends Record<string, ActionFunction> = Record<string, ActionFunction>> = AgentBase & {
+  readonly [Name in keyof Actions]: (params: Parameters<Actions[Name]>[0]) => Generation;
+};

@@ -1,0 +1,14 @@
+import type { EventFilter } from './bus.js';
+import type { GenerationEvent } from './events.js';
+
+/** Whether an event passes a subscription filter (every given field must match). */
+export function matchesFilter(filter: EventFilter, event: GenerationEvent): boolean {
+  if (filter.event !== undefined) {
+    const names = Array.isArray(filter.event) ? filter.event : [filter.event];
+    if (!names.includes(event.event)) return false;
+  }
+  if (filter.agent !== undefined && filter.agent !== event.agent) return false;
+  if (filter.action !== undefined && filter.action !== event.action) return false;
+  if (filter.generationId !== undefined && filter.generationId !== event.generation_id) return false;
+  return true;
+}

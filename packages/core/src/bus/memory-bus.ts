@@ -1,0 +1,158 @@
+import { ResumeError } from '../errors/resume-error.js';
+import type {
+  Bus,
+  CheckpointStore,
+  EventFilter,
+  EventHandler,
+  Job,
+  JobConsumer,
+  JobHandler,
+  JobQueue,
+  StoredCheckpoint,
+} from './bus.js';
+import { matchesFilter } from './event-filter.js';
+import type { GenerationEvent } from './events.js';
+
+export interface MemoryBusOptions {
+  /** Deliveries of one job before it is dropped as poisoned. Default 5. */
+  maxDeliveries?: number;
+}
+
+/**
+ * The embedded bus: one process, no server. Events, checkpoints and jobs live in memory, with the
+ * same semantics as the NATS bus (dedupe by event id, revision-checked claims, redelivery of a
+ * job whose handler failed). Values are copied through JSON at the boundary, as a wire would.
+ */
+export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
+  const logs = new Map<string, GenerationEvent[]>();
+  const seen = new Set<string>();
+  const subscribers = new Set<{ filter: EventFilter; handler: EventHandler }>();
+
+  return {
+    async publish(event) {
+      if (seen.has(event.id)) return;
+      seen.add(event.id);
+      const copy = structuredClone(event);
+      const log = logs.get(event.generation_id) ?? [];
+      log.push(copy);
+      logs.set(event.generation_id, log);
+      for (const subscriber of subscribers) {
+        if (!matchesFilter(subscriber.filter, copy)) continue;
+        // A subscriber's failure is its own: it must not fail the generation that published.
+        void Promise.resolve()
+          .then(() => subscriber.handler(structuredClone(copy)))
+          .catch(() => {});
+      }
+    },
+    async events(generationId) {
+      return structuredClone(logs.get(generationId) ?? []);
+    },
+    async subscribe(filter, handler) {
+      const subscriber = { filter, handler };
+      subscribers.add(subscriber);
+      return {
+        async unsubscribe() {
+          subscribers.delete(subscriber);
+        },
+      };
+    },
+    checkpoints: createMemoryCheckpointStore(),
+    jobs: createMemoryJobQueue(options.maxDeliveries ?? 5),
+    async close() {
+      subscribers.clear();
+    },
+  };
+}
+
+export function createMemoryCheckpointStore(): CheckpointStore {
+  const records = new Map<string, StoredCheckpoint>();
+  let revision = 0;
+  return {
+    async save(generationId, record) {
+      revision += 1;
+      records.set(generationId, {
+        checkpoint: structuredClone(record.checkpoint),
+        params: structuredClone(record.params),
+        revision,
+        ...(record.interrupted === true && { interrupted: true }),
+      });
+      return revision;
+    },
+    async load(generationId) {
+      const record = records.get(generationId);
+      return record === undefined ? undefined : structuredClone(record);
+    },
+    async claim(generationId, expectedRevision, claimant) {
+      const record = records.get(generationId);
+      if (record === undefined)
+        throw new ResumeError('not_found', `No stored checkpoint for generation ${generationId}`);
+      const sameClaimant = record.claimedBy === claimant;
+      if (record.revision !== expectedRevision || (record.claimedBy !== undefined && !sameClaimant)) {
+        throw new ResumeError('already_resumed', `Generation ${generationId} was already resumed from this checkpoint`);
+      }
+      if (sameClaimant) return;
+      revision += 1;
+      records.set(generationId, { ...record, claimedBy: claimant, revision });
+    },
+  };
+}
+
+interface QueuedJob {
+  job: Job;
+  headers: Record<string, string>;
+  attempt: number;
+}
+
+function createMemoryJobQueue(maxDeliveries: number): JobQueue {
+  const queues = new Map<string, QueuedJob[]>();
+  const wakers = new Map<string, Set<() => void>>();
+
+  function wake(queue: string): void {
+    for (const waker of wakers.get(queue) ?? []) waker();
+  }
+
+  return {
+    async enqueue(queue, job, headers = {}) {
+      const list = queues.get(queue) ?? [];
+      list.push({ job: structuredClone(job), headers: { ...headers }, attempt: 0 });
+      queues.set(queue, list);
+      wake(queue);
+    },
+    async consume(queue, handler, { concurrency }) {
+      return startConsumer(queue, handler, concurrency);
+    },
+  };
+
+  function startConsumer(queue: string, handler: JobHandler, concurrency: number): JobConsumer {
+    let stopped = false;
+    const running = new Set<Promise<void>>();
+    const pump = (): void => {
+      const list = queues.get(queue) ?? [];
+      while (!stopped && running.size < concurrency && list.length > 0) {
+        const queued = list.shift() as QueuedJob;
+        queued.attempt += 1;
+        const task = handler(structuredClone(queued.job), { attempt: queued.attempt, headers: queued.headers })
+          .catch(() => {
+            if (queued.attempt < maxDeliveries) list.push(queued);
+          })
+          .finally(() => {
+            running.delete(task);
+            pump();
+          });
+        running.add(task);
+      }
+    };
+    const waker = () => pump();
+    const set = wakers.get(queue) ?? new Set();
+    set.add(waker);
+    wakers.set(queue, set);
+    pump();
+    return {
+      async stop() {
+        stopped = true;
+        set.delete(waker);
+        await Promise.all([...running]);
+      },
+    };
+  }
+}

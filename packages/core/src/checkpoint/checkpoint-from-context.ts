@@ -1,0 +1,33 @@
+import type { GenerationContext } from '../generation/generation-context.js';
+import { CHECKPOINT_VERSION, type Checkpoint } from './checkpoint.js';
+import { signCheckpoint } from './sign-checkpoint.js';
+
+/** The checkpoint of a paused generation: its machine context as snake_case JSON, signed when a key is set. */
+export function checkpointFromContext(
+  context: GenerationContext,
+  traceparent: string | undefined,
+  key: string | undefined,
+): Checkpoint {
+  return signCheckpoint(
+    {
+      version: CHECKPOINT_VERSION,
+      service: context.service,
+      provider: context.provider,
+      model: context.model,
+      action_name: context.actionName,
+      tool_turns: context.toolTurns,
+      tool_choice_cleared: context.toolChoiceCleared,
+      messages: context.messages,
+      tool_call_turn_size: context.toolCallTurnSize,
+      completed_results: context.completedResults,
+      input_requests: context.inputRequests,
+      approval_tool_calls: context.approvalToolCalls,
+      approved_tool_calls: context.approvedToolCalls,
+      mcp_tool_calls: context.mcpToolCalls,
+      agent: context.agent,
+      generation_id: context.generationId,
+      ...(traceparent !== undefined && { traceparent }),
+    },
+    key,
+  );
+}

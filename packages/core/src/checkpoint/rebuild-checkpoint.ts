@@ -1,0 +1,88 @@
+import type { GenerationEvent } from '../bus/events.js';
+import { CHECKPOINT_VERSION, type Checkpoint, type CompletedResult } from './checkpoint.js';
+import { signCheckpoint } from './sign-checkpoint.js';
+
+/**
+ * Replays a generation's event log into the checkpoint of its latest pause: the state is a pure
+ * function of the log (DESIGN §4). Returns undefined when the log holds no pause, or when the
+ * generation carried on after its last one.
+ */
+export function rebuildCheckpoint(
+  events: readonly GenerationEvent[],
+  options: { checkpointKey?: string } = {},
+): Checkpoint | undefined {
+  let base:
+    | Omit<
+        Checkpoint,
+        | 'tool_turns'
+        | 'tool_choice_cleared'
+        | 'messages'
+        | 'tool_call_turn_size'
+        | 'completed_results'
+        | 'input_requests'
+        | 'approval_tool_calls'
+        | 'approved_tool_calls'
+        | 'mcp_tool_calls'
+      >
+    | undefined;
+  let messages: unknown[] = [];
+  let completed: Record<string, CompletedResult> = {};
+  let latest: Checkpoint | undefined;
+  for (const event of events) {
+    switch (event.event) {
+      case 'started':
+        base = {
+          version: CHECKPOINT_VERSION,
+          service: event.data.service,
+          provider: event.data.provider,
+          model: event.data.model,
+          action_name: event.data.action_name,
+          agent: event.agent,
+          generation_id: event.generation_id,
+        };
+        messages = [...event.data.messages];
+        completed = {};
+        latest = undefined;
+        break;
+      case 'model_responded':
+        messages = [...messages, ...event.data.messages];
+        completed = {};
+        latest = undefined;
+        break;
+      case 'tool_completed':
+        completed = {
+          ...completed,
+          [event.data.tool_call_id]: {
+            tool_name: event.data.tool_name,
+            result: event.data.result,
+            is_error: event.data.is_error,
+          },
+        };
+        break;
+      case 'input_requested':
+        if (base === undefined) break;
+        latest = {
+          ...base,
+          tool_turns: event.data.tool_turns,
+          tool_choice_cleared: event.data.tool_choice_cleared,
+          messages,
+          tool_call_turn_size: event.data.tool_call_turn_size,
+          completed_results: completed,
+          input_requests: event.data.input_requests,
+          approval_tool_calls: event.data.approval_tool_calls,
+          approved_tool_calls: event.data.approved_tool_calls,
+          mcp_tool_calls: event.data.mcp_tool_calls,
+          ...(event.data.traceparent !== undefined && { traceparent: event.data.traceparent }),
+        };
+        break;
+      case 'tool_turns_exceeded':
+      case 'completed':
+      case 'failed':
+        if (event.event !== 'failed') latest = undefined;
+        break;
+      case 'resumed':
+        break;
+    }
+  }
+  return latest === undefined ? undefined : signCheckpoint(latest, options.checkpointKey);
+}

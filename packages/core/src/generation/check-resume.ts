@@ -1,0 +1,113 @@
+import type { Checkpoint } from '../checkpoint/checkpoint.js';
+import { parseCheckpoint } from '../checkpoint/parse-checkpoint.js';
+import { verifyCheckpointSignature } from '../checkpoint/sign-checkpoint.js';
+import { ResumeError } from '../errors/resume-error.js';
+import { validateAnswers } from '../input-request/validate-answers.js';
+import type { ProviderAdapter, ToolCall } from '../provider/provider-adapter.js';
+
+export interface CheckedResume {
+  checkpoint: Checkpoint;
+  answers: Map<string, unknown>;
+  /** The paused turn's calls, in the order the model asked for them. */
+  turnCalls: ToolCall[];
+}
+
+/**
+ * Every check a resume makes before anything runs (DESIGN §5): format, signature, that the
+ * checkpoint belongs to this agent, action, provider and model, that its turn is consistent, and
+ * that the answers fit the questions. Throws `ResumeError`; changes nothing.
+ */
+export function checkResume(
+  value: unknown,
+  answers: unknown,
+  expected: { agent: string; actionName: string; adapter: ProviderAdapter; checkpointKey: string | undefined },
+): CheckedResume {
+  const checkpoint = parseCheckpoint(value);
+  verifyCheckpointSignature(checkpoint, expected.checkpointKey);
+  const { adapter } = expected;
+  if (checkpoint.agent !== expected.agent) {
+    throw new ResumeError(
+      'agent_mismatch',
+      `The checkpoint was taken by agent ${checkpoint.agent}, not ${expected.agent}`,
+    );
+  }
+  if (checkpoint.action_name !== expected.actionName) {
+    throw new ResumeError(
+      'action_mismatch',
+      `The checkpoint was taken by action ${checkpoint.action_name}, not ${expected.actionName}`,
+    );
+  }
+  if (checkpoint.service !== adapter.service || checkpoint.provider !== adapter.provider) {
+    throw new ResumeError(
+      'provider_mismatch',
+      `The checkpoint was taken with ${checkpoint.service}/${checkpoint.provider}, not ${adapter.service}/${adapter.provider}`,
+    );
+  }
+  if (checkpoint.model !== adapter.model) {
+    throw new ResumeError(
+      'model_mismatch',
+      `The checkpoint was taken with model ${checkpoint.model}, not ${adapter.model}`,
+    );
+  }
+  const turnCalls = pausedTurnCalls(checkpoint, adapter);
+  checkTurnMatches(checkpoint, turnCalls);
+  return { checkpoint, answers: validateAnswers(checkpoint.input_requests, answers), turnCalls };
+}
+
+function pausedTurnCalls(checkpoint: Checkpoint, adapter: ProviderAdapter): ToolCall[] {
+  const size = checkpoint.tool_call_turn_size;
+  if (size < 1 || size > checkpoint.messages.length) {
+    throw new ResumeError('no_tool_call_turn', `The checkpoint has no tool-call turn (tool_call_turn_size ${size})`);
+  }
+  let calls: ToolCall[];
+  try {
+    calls = adapter.toolCallsIn(checkpoint.messages.slice(-size));
+  } catch (error) {
+    throw new ResumeError('no_tool_call_turn', 'The checkpoint turn cannot be read as tool calls', { cause: error });
+  }
+  if (calls.length === 0) throw new ResumeError('no_tool_call_turn', 'The checkpoint turn holds no tool call');
+  return calls;
+}
+
+function checkTurnMatches(checkpoint: Checkpoint, calls: ToolCall[]): void {
+  const callIds = new Set(calls.map((call) => call.id));
+  const accounted = new Set<string>();
+  for (const callId of Object.keys(checkpoint.completed_results)) {
+    if (!callIds.has(callId)) {
+      throw new ResumeError('turn_mismatch', `The checkpoint has a result for ${callId}, which its turn never called`, {
+        toolCallId: callId,
+      });
+    }
+    accounted.add(callId);
+  }
+  for (const request of checkpoint.input_requests) {
+    const callId = request.tool_call_id as string;
+    if (!callIds.has(callId) || accounted.has(callId)) {
+      throw new ResumeError('turn_mismatch', `The checkpoint waits on ${callId}, which its turn does not leave open`, {
+        toolCallId: callId,
+      });
+    }
+    accounted.add(callId);
+  }
+  for (const callId of checkpoint.approval_tool_calls) {
+    if (!checkpoint.input_requests.some((request) => request.tool_call_id === callId)) {
+      throw new ResumeError('turn_mismatch', `The checkpoint gates ${callId}, which waits on no request`, {
+        toolCallId: callId,
+      });
+    }
+  }
+  for (const call of calls) {
+    if (!accounted.has(call.id)) {
+      throw new ResumeError(
+        'turn_mismatch',
+        `Call ${call.id} (${call.name}) has neither a result nor a request in the checkpoint`,
+        {
+          toolCallId: call.id,
+        },
+      );
+    }
+  }
+  if (checkpoint.input_requests.length === 0) {
+    throw new ResumeError('turn_mismatch', 'The checkpoint waits on no request');
+  }
+}

@@ -1,0 +1,74 @@
+import type { EventData, EventName } from '../bus/events.js';
+import type { GenerationContext } from './generation-context.js';
+
+export interface EventExtras {
+  /** The opening user turn, for `started`. */
+  traceparent: string | undefined;
+  /** For `resumed`: which calls were answered and which declined. */
+  answers?: ReadonlyMap<string, unknown>;
+}
+
+/**
+ * The payload of each transition, read from the machine context. Together the events of a
+ * generation hold everything its checkpoint holds, so `rebuildCheckpoint` can replay them.
+ */
+export function eventData(name: EventName, context: GenerationContext, extras: EventExtras): EventData[EventName] {
+  switch (name) {
+    case 'started':
+      return {
+        service: context.service,
+        provider: context.provider,
+        model: context.model,
+        action_name: context.actionName,
+        messages: context.messages,
+        ...(extras.traceparent !== undefined && { traceparent: extras.traceparent }),
+      } satisfies EventData['started'];
+    case 'model_responded': {
+      const response = context.lastResponse;
+      return {
+        messages: context.unreported,
+        tool_calls: response?.toolCalls ?? [],
+        text: response?.text ?? '',
+        finish_reason: response?.finishReason ?? 'other',
+        ...(response?.rawFinishReason !== undefined && { raw_finish_reason: response.rawFinishReason }),
+        ...(response?.usage !== undefined && { usage: response.usage }),
+        ...(response?.responseId !== undefined && { response_id: response.responseId }),
+        tool_turns: context.toolTurns,
+        tool_choice_cleared: context.toolChoiceCleared,
+      } satisfies EventData['model_responded'];
+    }
+    case 'input_requested':
+      return {
+        input_requests: context.inputRequests,
+        tool_call_turn_size: context.toolCallTurnSize,
+        approval_tool_calls: context.approvalToolCalls,
+        approved_tool_calls: context.approvedToolCalls,
+        mcp_tool_calls: context.mcpToolCalls,
+        tool_turns: context.toolTurns,
+        tool_choice_cleared: context.toolChoiceCleared,
+        ...(extras.traceparent !== undefined && { traceparent: extras.traceparent }),
+      } satisfies EventData['input_requested'];
+    case 'resumed': {
+      const answers = extras.answers ?? new Map<string, unknown>();
+      return {
+        answered_tool_calls: [...answers.keys()],
+        declined_tool_calls: [...answers].filter(([, answer]) => answer === false).map(([callId]) => callId),
+        ...(extras.traceparent !== undefined && { traceparent: extras.traceparent }),
+      } satisfies EventData['resumed'];
+    }
+    case 'tool_turns_exceeded':
+      return { tool_turns: context.toolTurns, max_tool_turns: context.maxToolTurns, messages: context.unreported };
+    case 'completed':
+      return {
+        text: context.lastResponse?.text ?? '',
+        finish_reason: context.lastResponse?.finishReason ?? 'other',
+        ...(context.lastResponse?.rawFinishReason !== undefined && {
+          raw_finish_reason: context.lastResponse.rawFinishReason,
+        }),
+      } satisfies EventData['completed'];
+    case 'failed':
+      return { error: context.error ?? { name: 'Error', message: 'unknown failure' } } satisfies EventData['failed'];
+    case 'tool_completed':
+      throw new Error('tool_completed is published by runTools, one per call');
+  }
+}

@@ -1,0 +1,103 @@
+import type { CompletedResult } from '../checkpoint/checkpoint.js';
+import type { InputRequestJSON } from '../input-request/input-request.js';
+import type {
+  FinishReason,
+  ModelResponse,
+  ProviderMessage,
+  ToolCall,
+  ToolChoice,
+} from '../provider/provider-adapter.js';
+
+/**
+ * The generation machine's context: plain JSON, the same facts a checkpoint holds plus the
+ * bookkeeping of the run in progress. Answers are never in it (they may be secret): they travel
+ * on the RESUME event to the actor that uses them.
+ */
+export interface GenerationContext {
+  agent: string;
+  generationId: string;
+  actionName: string;
+  service: string;
+  provider: string;
+  model: string;
+  messages: ProviderMessage[];
+  /** Appended since the last event that reported appended messages. */
+  unreported: ProviderMessage[];
+  toolTurns: number;
+  maxToolTurns: number;
+  toolChoice: ToolChoice | undefined;
+  toolChoiceCleared: boolean;
+  maxContinuations: number;
+  continuations: number;
+  /** The tool-call turn in progress: its calls and how many trailing messages hold it. */
+  turnCalls: ToolCall[];
+  toolCallTurnSize: number;
+  completedResults: Record<string, CompletedResult>;
+  inputRequests: InputRequestJSON[];
+  approvalToolCalls: string[];
+  approvedToolCalls: string[];
+  mcpToolCalls: string[];
+  lastResponse: LastResponse | undefined;
+  /** What the last model response leads to; read by the routing guards. */
+  decision: 'continue' | 'tools' | 'exceeded' | 'done' | undefined;
+  error: { name: string; message: string; code?: string } | undefined;
+}
+
+export interface LastResponse {
+  text: string;
+  finishReason: FinishReason;
+  rawFinishReason?: string;
+  toolCalls: ToolCall[];
+  usage?: ModelResponse['usage'];
+  responseId?: string;
+}
+
+/** The choice sent with the next request: a forced choice until the model has used it. */
+export function effectiveToolChoice(context: GenerationContext): ToolChoice | undefined {
+  if (context.toolChoiceCleared && isForced(context.toolChoice)) return undefined;
+  return context.toolChoice;
+}
+
+function isForced(choice: ToolChoice | undefined): boolean {
+  return choice === 'required' || typeof choice === 'object';
+}
+
+/** Folds one model response into the context and decides what comes next (DESIGN §4). */
+export function applyModelResponse(context: GenerationContext, response: ModelResponse): Partial<GenerationContext> {
+  const messages = [...context.messages, ...response.messages];
+  const unreported = [...context.unreported, ...response.messages];
+  const lastResponse: LastResponse = {
+    text: response.text,
+    finishReason: response.finishReason,
+    toolCalls: response.toolCalls,
+    ...(response.rawFinishReason !== undefined && { rawFinishReason: response.rawFinishReason }),
+    ...(response.usage !== undefined && { usage: response.usage }),
+    ...(response.responseId !== undefined && { responseId: response.responseId }),
+  };
+  const usedForcedTool =
+    isForced(context.toolChoice) && response.toolCalls.some((call) => matchesChoice(context.toolChoice, call));
+  const toolChoiceCleared = context.toolChoiceCleared || usedForcedTool;
+  const base = { messages, unreported, lastResponse, toolChoiceCleared, completedResults: {}, inputRequests: [] };
+  if (response.toolCalls.length > 0) {
+    if (context.toolTurns >= context.maxToolTurns) return { ...base, decision: 'exceeded', continuations: 0 };
+    return {
+      ...base,
+      decision: 'tools',
+      toolTurns: context.toolTurns + 1,
+      turnCalls: response.toolCalls,
+      toolCallTurnSize: response.messages.length,
+      approvalToolCalls: [],
+      approvedToolCalls: [],
+      mcpToolCalls: [],
+      continuations: 0,
+    };
+  }
+  if (response.continuation === true && context.continuations < context.maxContinuations) {
+    return { ...base, decision: 'continue', continuations: context.continuations + 1 };
+  }
+  return { ...base, decision: 'done' };
+}
+
+function matchesChoice(choice: ToolChoice | undefined, call: ToolCall): boolean {
+  return choice === 'required' || (typeof choice === 'object' && choice.name === call.name);
+}

@@ -1,0 +1,187 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type { EventName } from '../bus/events.js';
+import type { ModelResponse, ProviderMessage } from '../provider/provider-adapter.js';
+import type { DispatchResult } from '../tool/dispatch-tool-calls.js';
+import { applyModelResponse, type GenerationContext } from './generation-context.js';
+
+/** Sent to a paused generation with the person's answers (already validated). */
+export interface ResumeEvent {
+  type: 'RESUME';
+  answers: ReadonlyMap<string, unknown>;
+}
+
+export interface RunToolsInput {
+  context: GenerationContext;
+  answers: ReadonlyMap<string, unknown>;
+  resuming: boolean;
+}
+
+export interface RunToolsOutput extends DispatchResult {
+  /** The messages carrying the turn's results back, when nothing is left waiting. */
+  resultMessages: ProviderMessage[];
+}
+
+const noAnswers: ReadonlyMap<string, unknown> = new Map();
+
+/**
+ * The generation machine (DESIGN §4):
+ *
+ *   running ──(tool asked / approval needed)──▶ awaiting_input ──RESUME──▶ resuming ──▶ running ──▶ done
+ *      │                                                                     └─(asked again)─▶ awaiting_input
+ *      └──(model failed, tool budget spent…)──▶ done | failed
+ *
+ * Every side effect is a named actor (`callModel`, `runTools`) or the `publish` action, which a
+ * generation provides with `machine.provide()`; tests swap them the same way. The machine itself
+ * only folds results into its context and routes.
+ */
+export const generationMachine = setup({
+  types: {
+    context: {} as GenerationContext,
+    input: {} as GenerationContext,
+    events: {} as ResumeEvent,
+  },
+  actors: {
+    callModel: fromPromise<ModelResponse, GenerationContext>(async () => {
+      throw new Error('callModel is provided by the generation');
+    }),
+    runTools: fromPromise<RunToolsOutput, RunToolsInput>(async () => {
+      throw new Error('runTools is provided by the generation');
+    }),
+  },
+  actions: {
+    publish: (_, _params: { event: EventName }) => {},
+    markReported: assign({ unreported: () => [] as ProviderMessage[] }),
+    // The actors scrub errors before throwing them, so what lands in the context is safe to publish.
+    recordError: assign({ error: ({ event }) => describeError((event as { error?: unknown }).error) }),
+  },
+  guards: {
+    isPaused: ({ context }) => context.inputRequests.length > 0,
+    continues: ({ context }) => context.decision === 'continue',
+    runsTools: ({ context }) => context.decision === 'tools',
+    exceedsToolTurns: ({ context }) => context.decision === 'exceeded',
+    asked: (_, output: RunToolsOutput) => output.inputRequests.length > 0,
+  },
+}).createMachine({
+  id: 'generation',
+  context: ({ input }) => input,
+  initial: 'init',
+  states: {
+    init: {
+      always: [
+        { guard: 'isPaused', target: 'awaiting_input' },
+        { target: 'running', actions: { type: 'publish', params: { event: 'started' } } },
+      ],
+    },
+    running: {
+      initial: 'calling_model',
+      states: {
+        calling_model: {
+          invoke: {
+            src: 'callModel',
+            input: ({ context }) => context,
+            onDone: {
+              target: 'routing',
+              actions: [
+                assign(({ context, event }) => applyModelResponse(context, event.output)),
+                { type: 'publish', params: { event: 'model_responded' } },
+                'markReported',
+              ],
+            },
+            onError: { target: '#generation.failed', actions: 'recordError' },
+          },
+        },
+        routing: {
+          always: [
+            { guard: 'continues', target: 'calling_model' },
+            { guard: 'runsTools', target: 'running_tools' },
+            {
+              guard: 'exceedsToolTurns',
+              target: '#generation.done',
+              actions: { type: 'publish', params: { event: 'tool_turns_exceeded' } },
+            },
+            { target: '#generation.done' },
+          ],
+        },
+        running_tools: {
+          invoke: {
+            src: 'runTools',
+            input: ({ context }) => ({ context, answers: noAnswers, resuming: false }),
+            onDone: [
+              {
+                guard: { type: 'asked', params: ({ event }) => event.output },
+                target: '#generation.awaiting_input',
+                actions: [
+                  assign(({ event }) => pausedTurn(event.output)),
+                  { type: 'publish', params: { event: 'input_requested' } },
+                ],
+              },
+              { target: 'calling_model', actions: assign(({ context, event }) => finishedTurn(context, event.output)) },
+            ],
+            onError: { target: '#generation.failed', actions: 'recordError' },
+          },
+        },
+      },
+    },
+    awaiting_input: {
+      on: {
+        RESUME: { target: 'resuming', actions: { type: 'publish', params: { event: 'resumed' } } },
+      },
+    },
+    resuming: {
+      invoke: {
+        src: 'runTools',
+        input: ({ context, event }) => ({ context, answers: (event as ResumeEvent).answers, resuming: true }),
+        onDone: [
+          {
+            guard: { type: 'asked', params: ({ event }) => event.output },
+            target: 'awaiting_input',
+            actions: [
+              assign(({ event }) => pausedTurn(event.output)),
+              { type: 'publish', params: { event: 'input_requested' } },
+            ],
+          },
+          { target: 'running', actions: assign(({ context, event }) => finishedTurn(context, event.output)) },
+        ],
+        onError: { target: 'failed', actions: 'recordError' },
+      },
+    },
+    done: {
+      type: 'final',
+      entry: { type: 'publish', params: { event: 'completed' } },
+    },
+    failed: {
+      type: 'final',
+      entry: { type: 'publish', params: { event: 'failed' } },
+    },
+  },
+});
+
+function pausedTurn(output: RunToolsOutput): Partial<GenerationContext> {
+  return {
+    completedResults: output.completed,
+    inputRequests: output.inputRequests,
+    approvalToolCalls: output.approvalToolCalls,
+    approvedToolCalls: output.approvedToolCalls,
+    mcpToolCalls: output.mcpToolCalls,
+  };
+}
+
+function finishedTurn(context: GenerationContext, output: RunToolsOutput): Partial<GenerationContext> {
+  return {
+    messages: [...context.messages, ...output.resultMessages],
+    unreported: [...context.unreported, ...output.resultMessages],
+    completedResults: output.completed,
+    inputRequests: [],
+    approvalToolCalls: [],
+    approvedToolCalls: output.approvedToolCalls,
+    mcpToolCalls: [],
+  };
+}
+
+function describeError(error: unknown): GenerationContext['error'] {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const code = (error as { code?: unknown }).code;
+  return { name: error.name, message: error.message, ...(typeof code === 'string' && { code }) };
+}
+
+export type GenerationMachine = typeof generationMachine;

@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import type { ResolvedPrompt } from '../agent/action.js';
+import type { Checkpoint } from '../checkpoint/checkpoint.js';
+import type { ProviderAdapter, ToolCall } from '../provider/provider-adapter.js';
+import type { GenerationContext } from './generation-context.js';
+
+/** The machine context of a checked checkpoint, with the resumed action's limits. */
+export function contextFromCheckpoint(
+  checkpoint: Checkpoint,
+  turnCalls: ToolCall[],
+  prompt: ResolvedPrompt,
+  adapter: ProviderAdapter,
+): GenerationContext {
+  return {
+    agent: checkpoint.agent,
+    generationId: checkpoint.generation_id,
+    actionName: checkpoint.action_name,
+    service: checkpoint.service,
+    provider: checkpoint.provider,
+    model: checkpoint.model,
+    messages: checkpoint.messages,
+    unreported: [],
+    toolTurns: checkpoint.tool_turns,
+    maxToolTurns: prompt.maxToolTurns,
+    toolChoice: prompt.toolChoice,
+    toolChoiceCleared: checkpoint.tool_choice_cleared,
+    maxContinuations: adapter.maxContinuations ?? 0,
+    continuations: 0,
+    turnCalls,
+    toolCallTurnSize: checkpoint.tool_call_turn_size,
+    completedResults: checkpoint.completed_results,
+    inputRequests: checkpoint.input_requests,
+    approvalToolCalls: checkpoint.approval_tool_calls,
+    approvedToolCalls: checkpoint.approved_tool_calls,
+    mcpToolCalls: checkpoint.mcp_tool_calls,
+    lastResponse: undefined,
+    decision: undefined,
+    error: undefined,
+  };
+}
+
+/** Names the run that resumes a checkpoint; the same checkpoint always gives the same name, so a replay reuses its event ids. */
+export function runKeyOf(checkpoint: Checkpoint): string {
+  return createHash('sha256').update(JSON.stringify(checkpoint)).digest('hex').slice(0, 16);
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { ResumeError } from '../errors/resume-error.js';
+import type { InputRequestJSON } from './input-request.js';
+import { isLabelledOption } from './input-request.js';
+
+/**
+ * Checks a map of answers against the requests a checkpoint waits on, before anything runs:
+ * every answer names a waiting call, every waiting call has one, and each fits its request
+ * (`false` declines any kind).
+ */
+export function validateAnswers(requests: readonly InputRequestJSON[], answers: unknown): Map<string, unknown> {
+  if (typeof answers !== 'object' || answers === null || Array.isArray(answers)) {
+    throw new ResumeError('unknown_call', 'Answers must be an object keyed by tool call id');
+  }
+  const byCall = new Map(requests.map((request) => [request.tool_call_id as string, request]));
+  const given = new Map(Object.entries(answers));
+  for (const callId of given.keys()) {
+    if (!byCall.has(callId)) {
+      throw new ResumeError(
+        'unknown_call',
+        `There is an answer for ${callId}, but no call with that id is waiting for input`,
+        {
+          toolCallId: callId,
+        },
+      );
+    }
+  }
+  for (const [callId, request] of byCall) {
+    if (!given.has(callId) || given.get(callId) === undefined) {
+      throw new ResumeError('missing_answer', `No answer for ${describe(request)}, which is waiting for input`, {
+        toolCallId: callId,
+      });
+    }
+    checkAnswer(request, given.get(callId));
+  }
+  return given;
+}
+
+function checkAnswer(request: InputRequestJSON, answer: unknown): void {
+  if (answer === false) return;
+  const callId = request.tool_call_id;
+  if (request.kind === 'confirm' && typeof answer !== 'boolean') {
+    throw new ResumeError('invalid_confirm', `${describe(request)} asks to confirm: answer true or false`, {
+      toolCallId: callId,
+    });
+  }
+  if (request.kind === 'choice') {
+    const values = (request.options ?? []).map((option) => (isLabelledOption(option) ? option.value : option));
+    const written = JSON.stringify(answer);
+    if (!values.some((value) => JSON.stringify(value) === written)) {
+      throw new ResumeError(
+        'invalid_choice',
+        `${describe(request)} takes one of ${JSON.stringify(values)}, not ${written}`,
+        {
+          toolCallId: callId,
+        },
+      );
+    }
+  }
+  if (request.schema !== undefined) {
+    const result = schemaFor(request.schema).safeParse(answer);
+    if (!result.success) {
+      // The answer itself stays out of the message: it may be a secret.
+      throw new ResumeError(
+        'schema_mismatch',
+        `The answer for ${describe(request)} does not fit its schema: ${z.prettifyError(result.error)}`,
+        {
+          toolCallId: callId,
+        },
+      );
+    }
+  }
+}
+
+const schemas = new WeakMap<object, z.ZodType>();
+
+function schemaFor(schema: Record<string, unknown>): z.ZodType {
+  let compiled = schemas.get(schema);
+  if (compiled === undefined) {
+    compiled = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+    schemas.set(schema, compiled);
+  }
+  return compiled;
+}
+
+function describe(request: InputRequestJSON): string {
+  return `call ${request.tool_call_id} (${request.tool_name ?? 'unknown tool'})`;
+}

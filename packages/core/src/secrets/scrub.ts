@@ -1,0 +1,73 @@
+export const FILTERED = '[FILTERED]';
+
+/**
+ * Replaces the generation's secret answers wherever they appear. Secrets are compared in written
+ * form, so a numeric secret `4921` is caught in `"pin 4921"` and in the number `4921` alike.
+ */
+export class Scrubber {
+  private readonly secrets: string[] = [];
+
+  get isEmpty(): boolean {
+    return this.secrets.length === 0;
+  }
+
+  /** Adds every leaf of a secret answer (strings and numbers, in written form). */
+  add(answer: unknown): void {
+    for (const leaf of leavesOf(answer)) {
+      if (leaf.length > 0 && !this.secrets.includes(leaf)) this.secrets.push(leaf);
+    }
+    // Longest first, so a secret that contains another is replaced whole.
+    this.secrets.sort((a, b) => b.length - a.length);
+  }
+
+  text(value: string): string {
+    let scrubbed = value;
+    for (const secret of this.secrets) scrubbed = scrubbed.split(secret).join(FILTERED);
+    return scrubbed;
+  }
+
+  /** A deep copy of a JSON-like value with every secret replaced. */
+  value<T>(value: T): T {
+    if (this.isEmpty) return value;
+    return this.walk(value) as T;
+  }
+
+  contains(value: unknown): boolean {
+    if (this.isEmpty) return false;
+    const written = typeof value === 'string' ? value : safeStringify(value);
+    return this.secrets.some((secret) => written.includes(secret));
+  }
+
+  private walk(value: unknown): unknown {
+    if (typeof value === 'string') return this.text(value);
+    if (typeof value === 'number' || typeof value === 'bigint') {
+      const written = String(value);
+      return this.text(written) === written ? value : FILTERED;
+    }
+    if (Array.isArray(value)) return value.map((item) => this.walk(item));
+    if (typeof value === 'object' && value !== null) {
+      const copy: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) copy[this.text(key)] = this.walk(item);
+      return copy;
+    }
+    return value;
+  }
+}
+
+function leavesOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {
+    return typeof value === 'boolean' ? [] : [String(value)];
+  }
+  if (Array.isArray(value)) return value.flatMap(leavesOf);
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(leavesOf);
+  return [];
+}
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import type { InputRequest } from '../input-request/input-request.js';
+import type { JsonSchema, ToolSpec } from '../provider/provider-adapter.js';
+
+/** What a tool body can read about the call it serves. */
+export interface ToolContext {
+  /** The person's answer to this call's question; undefined on the first run. */
+  answer: unknown;
+  toolCallId: string;
+  /** True when this run happens in a resumed generation. */
+  resuming: boolean;
+  signal: AbortSignal;
+  generationId: string;
+}
+
+export type ToolReturn = unknown;
+
+/** A tool the model can call. Build one with `tool()`. */
+export interface Tool<Input = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  /** Parses the model's arguments; a failure goes back to the model as an error result. */
+  parse(args: unknown): { success: true; data: Input } | { success: false; error: string };
+  run(input: Input, context: ToolContext): Promise<ToolReturn | InputRequest> | ToolReturn | InputRequest;
+  /** Set by MCP tools: the call goes to an MCP server (recorded in `mcp_tool_calls`). */
+  readonly mcpServer?: string;
+}
+
+export interface ToolDefinition<Schema extends z.ZodType> {
+  name: string;
+  description: string;
+  input: Schema;
+  run(input: z.output<Schema>, context: ToolContext): Promise<unknown> | unknown;
+}
+
+const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Defines a tool. `input` is a zod schema: the model's arguments are parsed with it before `run`
+ * (a parse failure goes back to the model as `{ "error": … }` and `run` is not called) and the
+ * provider is sent its JSON Schema. `run` returns a result, or an `InputRequest` to pause and ask.
+ *
+ * @example
+ *   const lookupOrder = tool({
+ *     name: 'lookup_order', description: 'Find an order',
+ *     input: z.object({ order_id: z.number() }),
+ *     run: async ({ order_id }) => orders.get(order_id),
+ *   });
+ */
+export function tool<Schema extends z.ZodType>(definition: ToolDefinition<Schema>): Tool<z.output<Schema>> {
+  if (!toolNamePattern.test(definition.name)) {
+    throw new TypeError(`Tool names are 1-64 letters, digits, _ or -: got ${JSON.stringify(definition.name)}`);
+  }
+  if (!(definition.input instanceof z.ZodType)) {
+    throw new TypeError(`Tool ${definition.name} needs a zod schema as input`);
+  }
+  const inputSchema = z.toJSONSchema(definition.input, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  delete inputSchema.$schema;
+  return {
+    name: definition.name,
+    description: definition.description,
+    inputSchema,
+    parse(args) {
+      const parsed = definition.input.safeParse(args);
+      if (parsed.success) return { success: true, data: parsed.data };
+      return { success: false, error: `Invalid arguments for ${definition.name}: ${z.prettifyError(parsed.error)}` };
+    },
+    run: definition.run,
+  };
+}
+
+export function toToolSpec(tool: Tool): ToolSpec {
+  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+}
