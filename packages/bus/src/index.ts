@@ -1,3 +1,4 @@
+export { type MemoryBusOptions, memoryBus } from './memory-bus.js';
 export { type NatsBusOptions, natsBus } from './nats-bus.js';
 export {
   assertSubjectToken,
@@ -11,3 +12,4 @@ export {
   JOBS_SUBJECT_ROOT,
   jobSubject,
 } from './subjects.js';
+export { createWorker, type Worker, type WorkerOptions } from './worker.js';

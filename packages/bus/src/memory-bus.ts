@@ -1,0 +1,15 @@
+import { type Bus, createMemoryBus, type MemoryBusOptions } from '@interlude/core';
+
+export type { MemoryBusOptions } from '@interlude/core';
+
+/**
+ * The embedded bus: one process, no server, the default of every runtime. It is core's
+ * `createMemoryBus()` under the name this package gives its buses, and passes the same
+ * conformance suite as `natsBus()`, so code written against one runs on the other.
+ *
+ * @example
+ * const runtime = createRuntime({ bus: memoryBus() });
+ */
+export function memoryBus(options: MemoryBusOptions = {}): Bus {
+  return createMemoryBus(options);
+}

@@ -1,0 +1,43 @@
+import { type AgentBase, DEFAULT_QUEUE, type Job, type JobOutcome, type Runtime, runJob } from '@interlude/core';
+import { startJobWorker, type Worker } from './job-worker.js';
+import { assertSubjectToken } from './subjects.js';
+
+export type { Worker } from './job-worker.js';
+
+export interface WorkerOptions {
+  /** Its bus supplies the jobs; its telemetry and checkpoint key apply to every generation. */
+  runtime: Runtime;
+  /** The agents this worker serves; the runtime's own agents are used for names not listed. */
+  agents?: readonly AgentBase[];
+  /** Default `agents`, the queue `generateLater()` / `resumeLater()` use by default. */
+  queue?: string;
+  /** Jobs run at once by this worker. Default 1. */
+  concurrency?: number;
+  /** Called after each job, e.g. to log a refused resume (those are acknowledged, not retried). */
+  onJob?: (job: Job, outcome: JobOutcome) => void;
+}
+
+/**
+ * Runs `generateLater()` / `resumeLater()` jobs from the runtime's bus, each through core's
+ * `runJob`: the generation runs (or resumes, claiming the checkpoint as the job), and the job is
+ * acknowledged only once that has resolved, which means its events are stored. A job whose
+ * worker dies is delivered again, to this worker or another; tool calls its event log shows
+ * completed do not run again. `stop()` drains: no new jobs, running ones finish.
+ *
+ * @example
+ * const worker = createWorker({ runtime, agents: [support], queue: 'agents', concurrency: 4 });
+ * process.on('SIGTERM', () => worker.stop());
+ */
+export function createWorker(options: WorkerOptions): Worker {
+  const queue = assertSubjectToken('queue', options.queue ?? DEFAULT_QUEUE);
+  const { runtime, agents, onJob } = options;
+  return startJobWorker({
+    bus: runtime.bus,
+    queue,
+    concurrency: options.concurrency ?? 1,
+    handle: async (job, delivery) => {
+      const outcome = await runJob({ runtime, ...(agents !== undefined && { agents }), job, delivery });
+      onJob?.(job, outcome);
+    },
+  });
+}

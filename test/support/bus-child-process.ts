@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** A child running a script under tsx, with the lines it printed so far. */
+export interface ChildScript {
+  process: ChildProcess;
+  lines: string[];
+  /** Resolves when a printed line matches, rejects on exit or after `timeoutMs`. */
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Sends `signal` and resolves once the process is gone (SIGKILL after 5 s if it lingers). */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts `test/support/<script>` with `node --import tsx`, the way a deployment would run it. */
+export function startScript(script: string, env: Record<string, string>): ChildScript {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(here, script)], {
+    cwd: join(here, '..'),
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  let errors = '';
+  let buffered = '';
+  const listeners = new Set<() => void>();
+  child.stdout?.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    const parts = buffered.split('\n');
+    buffered = parts.pop() ?? '';
+    lines.push(...parts);
+    for (const listener of listeners) listener();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.once('exit', () => {
+    for (const listener of listeners) listener();
+  });
+
+  return {
+    process: child,
+    lines,
+    waitForLine(pattern, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = lines.find((line) => pattern.test(line));
+          if (found !== undefined) return finish(() => resolve(found));
+          if (child.exitCode !== null || child.signalCode !== null) {
+            finish(() => reject(new Error(`${script} exited before printing ${pattern}:\n${errors}`)));
+          }
+        };
+        const timer = setTimeout(
+          () => finish(() => reject(new Error(`${script} did not print ${pattern} in ${timeoutMs} ms:\n${errors}`))),
+          timeoutMs,
+        );
+        const finish = (settle: () => void) => {
+          clearTimeout(timer);
+          listeners.delete(check);
+          settle();
+        };
+        listeners.add(check);
+        check();
+      });
+    },
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

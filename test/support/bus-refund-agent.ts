@@ -1,0 +1,104 @@
+import { appendFileSync } from 'node:fs';
+import { type AgentBase, defineAgent, InputRequest, type ProviderAdapter, type Runtime, tool } from '@interlude/core';
+import { type RecordedModelRequest, type ScriptedReply, scriptedProvider } from '@interlude/core/testing';
+import { z } from 'zod';
+
+/** One line per side effect a tool had, written by whichever process ran it. */
+export interface SideEffect {
+  tool: string;
+  pid: number;
+  generation_id: string;
+}
+
+export interface RefundAgentOptions {
+  /** Tools append a JSON line here each time their side effect happens (shared by processes). */
+  sideEffectsFile: string;
+  /** Hang forever on the model call that follows the refund, after writing `stalled` to this file. */
+  stallFile?: string;
+  /** Wait this long before each model answer, so a generation takes time to run. */
+  modelDelayMs?: number;
+  /** Model→tool rounds of `lookup_order` before the refund, so a generation has many events. */
+  lookups?: number;
+}
+
+function hasToolResultFor(request: RecordedModelRequest, toolCallId: string): boolean {
+  return JSON.stringify(request.messages).includes(`"tool_use_id":"${toolCallId}"`);
+}
+
+/**
+ * The model of the refund scenario, answering from the conversation rather than a fixed queue, so
+ * any process can run any step: look the order up (`lookups` times), refund once, then conclude.
+ */
+function refundModel(options: RefundAgentOptions): ProviderAdapter {
+  const respond = (request: RecordedModelRequest): ScriptedReply => {
+    if (hasToolResultFor(request, 'call_refund')) return { text: 'I refunded $30 on order 42.' };
+    const lookups = options.lookups ?? 0;
+    for (let round = 0; round < lookups; round += 1) {
+      if (!hasToolResultFor(request, `call_lookup_${round}`)) {
+        return { toolCalls: [{ id: `call_lookup_${round}`, name: 'lookup_order', arguments: { order_id: 42 } }] };
+      }
+    }
+    return {
+      text: 'Let me check the order.',
+      toolCalls: [
+        { id: 'call_lookup', name: 'lookup_order', arguments: { order_id: 42 } },
+        { id: 'call_refund', name: 'issue_refund', arguments: { order_id: 42, amount: 30 } },
+      ],
+    };
+  };
+  const scripted = scriptedProvider(Array.from({ length: 1_000 }, () => respond));
+  return {
+    ...scripted,
+    async call(request, callOptions) {
+      if (options.modelDelayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, options.modelDelayMs));
+      const afterRefund = JSON.stringify(request.messages).includes('"tool_use_id":"call_refund"');
+      if (options.stallFile !== undefined && afterRefund) {
+        appendFileSync(options.stallFile, 'stalled\n');
+        await new Promise(() => undefined);
+      }
+      return scripted.call(request, callOptions);
+    },
+  };
+}
+
+/**
+ * The `support` agent of the refund scenario for cross-process tests: `lookup_order` runs at
+ * once, `issue_refund` asks for confirmation and refunds once confirmed. Every side effect is
+ * a line in `sideEffectsFile`, so a test counts them across processes.
+ */
+export function defineRefundAgent(runtime: Runtime, options: RefundAgentOptions): AgentBase {
+  const record = (name: string, generationId: string) => {
+    const line: SideEffect = { tool: name, pid: process.pid, generation_id: generationId };
+    appendFileSync(options.sideEffectsFile, `${JSON.stringify(line)}\n`);
+  };
+  const lookupOrder = tool({
+    name: 'lookup_order',
+    description: 'Find an order by id',
+    input: z.object({ order_id: z.number() }),
+    async run({ order_id }, context) {
+      record('lookup_order', context.generationId);
+      return { order_id, total: 120, status: 'delivered' };
+    },
+  });
+  const issueRefund = tool({
+    name: 'issue_refund',
+    description: 'Refund part of an order',
+    input: z.object({ order_id: z.number(), amount: z.number() }),
+    async run({ order_id, amount }, context) {
+      if (context.answer === undefined) return InputRequest.confirm(`Refund $${amount} on order ${order_id}?`);
+      record('issue_refund', context.generationId);
+      return { refunded: amount };
+    },
+  });
+  return defineAgent({
+    name: 'support',
+    runtime,
+    provider: refundModel(options),
+    actions: {
+      handle: ({ ticketId }: { ticketId: number }) => ({
+        message: `Resolve support ticket ${ticketId}`,
+        tools: [lookupOrder, issueRefund],
+      }),
+    },
+  });
+}

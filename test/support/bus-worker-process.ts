@@ -1,0 +1,47 @@
+/**
+ * A worker in its own process, for cross-process bus tests:
+ * `node --import tsx test/support/bus-worker-process.ts` with the settings in env:
+ * NATS_URL, QUEUE, SIDE_EFFECTS_FILE, and optionally STALL_FILE, JOB_ACK_WAIT_MS.
+ * Prints `ready` once it consumes the queue, one `job <status> <generation_id>` line per job,
+ * and drains on SIGTERM.
+ */
+import { createWorker, natsBus } from '@interlude/bus';
+import { createRuntime } from '@interlude/core';
+import { defineRefundAgent } from './bus-refund-agent.js';
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (value === undefined || value === '') throw new Error(`${name} is required`);
+  return value;
+}
+
+const runtime = createRuntime({
+  bus: natsBus({
+    servers: required('NATS_URL'),
+    name: `worker-${process.pid}`,
+    jobAckWaitMs: Number(process.env.JOB_ACK_WAIT_MS ?? 30_000),
+  }),
+});
+const support = defineRefundAgent(runtime, {
+  sideEffectsFile: required('SIDE_EFFECTS_FILE'),
+  ...(process.env.STALL_FILE !== undefined && { stallFile: process.env.STALL_FILE }),
+});
+const worker = createWorker({
+  runtime,
+  agents: [support],
+  queue: required('QUEUE'),
+  concurrency: 2,
+  onJob: (job, outcome) => {
+    console.log(`job ${outcome.status} ${job.generation_id}`);
+  },
+});
+
+process.once('SIGTERM', () => {
+  void worker
+    .stop()
+    .then(() => runtime.close())
+    .then(() => process.exit(0));
+});
+
+await worker.ready;
+console.log('ready');
