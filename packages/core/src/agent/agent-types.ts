@@ -43,7 +43,11 @@ export interface AgentBase {
   generation(actionName: string, params: unknown): Generation;
 }
 
+/** An action without params can be called with none. */
+type ActionArgs<Action extends ActionFunction> =
+  Parameters<Action> extends [] ? [params?: unknown] : [params: Parameters<Action>[0]];
+
 /** An agent: one method per action, each returning a `Generation`. */
 export type Agent<Actions extends Record<string, ActionFunction> = Record<string, ActionFunction>> = AgentBase & {
-  readonly [Name in keyof Actions]: (params: Parameters<Actions[Name]>[0]) => Generation;
+  readonly [Name in keyof Actions]: (...args: ActionArgs<Actions[Name]>) => Generation;
 };

@@ -5,7 +5,8 @@ import type { Checkpoint, CompletedResult } from '../checkpoint/checkpoint.js';
 import { checkpointFromContext } from '../checkpoint/checkpoint-from-context.js';
 import { InputRequest } from '../input-request/input-request.js';
 import type { ModelResponse, ToolCall, Usage } from '../provider/provider-adapter.js';
-import { Scrubber } from '../secrets/scrub.js';
+import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
+import type { Scrubber } from '../secrets/scrub.js';
 import { scrubError } from '../secrets/scrubbed-error.js';
 import { dispatchToolCalls } from '../tool/dispatch-tool-calls.js';
 import { runOutsideToolScope } from '../tool/tool-context.js';
@@ -54,8 +55,26 @@ export async function runGeneration(options: RunOptions): Promise<GenerationResp
 async function run(options: RunOptions): Promise<GenerationResponse> {
   const { agent, prompt, start } = options;
   const { runtime, provider: adapter } = agent;
-  const scrubber = new Scrubber();
   const initial = start.kind === 'fresh' ? freshContext(options, start.generationId) : start.context;
+  const generationId = initial.generationId;
+  const scrubber = scrubberFor(generationId);
+  let paused = false;
+  try {
+    const response = await runToStop(options, initial, scrubber);
+    paused = response.awaitingInput;
+    return response;
+  } finally {
+    releaseScrubber(generationId, !paused);
+  }
+}
+
+async function runToStop(
+  options: RunOptions,
+  initial: GenerationContext,
+  scrubber: Scrubber,
+): Promise<GenerationResponse> {
+  const { agent, prompt, start } = options;
+  const { runtime, provider: adapter } = agent;
   const generationId = initial.generationId;
   const trace = runtime.telemetry?.startGeneration({
     agent: agent.name,

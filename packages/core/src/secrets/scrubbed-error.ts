@@ -58,6 +58,7 @@ function copyError(error: Error, scrubber: Scrubber, depth: number): Error {
 
 function leaks(error: Error, scrubber: Scrubber, depth = 0): boolean {
   if (scrubber.contains(error.message) || scrubber.contains(error.stack ?? '')) return true;
+  if (scrubber.contains(writtenForm(error))) return true;
   for (const key of Object.keys(error)) {
     const value = (error as unknown as Record<string, unknown>)[key];
     if (value instanceof Error) {
@@ -67,4 +68,13 @@ function leaks(error: Error, scrubber: Scrubber, depth = 0): boolean {
   const cause = error.cause;
   if (cause instanceof Error && depth < 5) return leaks(cause, scrubber, depth + 1);
   return cause !== undefined && scrubber.contains(cause);
+}
+
+/** How the error prints: its class may write fields (getters, `toString`) the copy cannot scrub. */
+function writtenForm(error: Error): string {
+  try {
+    return String(error);
+  } catch {
+    return '';
+  }
 }

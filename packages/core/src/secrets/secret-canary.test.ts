@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { InputRequest } from '../input-request/input-request.js';
+import { scriptedAgent, throughJson } from '../test-support/harness.js';
+import { tool } from '../tool/tool.js';
+import { Scrubber } from './scrub.js';
+import { ScrubbedError, scrubError } from './scrubbed-error.js';
+
+const CANARY = 'CANARY-7f3a9c-secret';
+
+function deployTools() {
+  const deploy = tool({
+    name: 'deploy',
+    description: 'Deploy with a token',
+    input: z.object({ service: z.string() }),
+    run({ service }, ctx) {
+      if (ctx.answer === undefined) return InputRequest.secret(`Token for ${service}?`);
+      return { deployed: service, token_used: ctx.answer, note: `used ${String(ctx.answer)} for ${service}` };
+    },
+  });
+  const verify = tool({
+    name: 'verify',
+    description: 'Verify a deploy',
+    input: z.object({}),
+    run() {
+      throw new Error(`verification failed for token ${CANARY}`, { cause: new Error(`upstream saw ${CANARY}`) });
+    },
+  });
+  const confirm = tool({
+    name: 'confirm_done',
+    description: 'Ask to confirm',
+    input: z.object({}),
+    run: (_, ctx) => (ctx.answer === undefined ? InputRequest.confirm('All good?') : 'ok'),
+  });
+  return [deploy, verify, confirm];
+}
+
+describe('secret answers', () => {
+  it('a canary secret reaches its tool and shows up in no model request, event, checkpoint or error', async () => {
+    const { agent, provider, runtime } = scriptedAgent(
+      () => ({ message: 'Deploy api', tools: deployTools() }),
+      [
+        { toolCalls: [{ id: 'c_deploy', name: 'deploy', arguments: { service: 'api' } }] },
+        {
+          toolCalls: [
+            { id: 'c_verify', name: 'verify', arguments: {} },
+            { id: 'c_confirm', name: 'confirm_done', arguments: {} },
+          ],
+        },
+        () => {
+          throw new Error(`the provider echoed ${CANARY}`);
+        },
+      ],
+    );
+    const asked = await agent.handle({}).generateNow();
+    const second = await agent
+      .handle({})
+      .resumeNow({ checkpoint: throughJson(asked.checkpoint), answers: { c_deploy: CANARY } });
+    const failure = await agent
+      .handle({})
+      .resumeNow({ checkpoint: throughJson(second.checkpoint), answers: { c_confirm: true } })
+      .then(
+        () => new Error('expected the resume to fail'),
+        (error: unknown) => error as Error,
+      );
+
+    const deployResult = provider.requests[1]?.messages.at(-1);
+    expect(deployResult).toEqual({
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: 'c_deploy',
+          content: '{"deployed":"api","token_used":"[FILTERED]","note":"used [FILTERED] for api"}',
+        },
+      ],
+    });
+    expect(JSON.stringify(second.checkpoint?.completed_results.c_verify)).toContain(
+      'verification failed for token [FILTERED]',
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect(failure.message).toBe('the provider echoed [FILTERED]');
+
+    const events = await runtime.bus.events(asked.generationId);
+    expect(events.map((event) => event.event)).toContain('failed');
+    const everything = JSON.stringify([
+      provider.requests,
+      events,
+      asked.checkpoint,
+      second.checkpoint,
+      failure.message,
+      failure.stack,
+    ]);
+    expect(everything).not.toContain(CANARY);
+    expect(everything).toContain('[FILTERED]');
+  });
+
+  it('compares numbers in written form', () => {
+    const scrubber = new Scrubber();
+    scrubber.add(4921);
+    expect(scrubber.value({ pin: 4921, text: 'pin is 4921', other: 12 })).toEqual({
+      pin: '[FILTERED]',
+      text: 'pin is [FILTERED]',
+      other: 12,
+    });
+    const fromText = new Scrubber();
+    fromText.add('4921');
+    expect(fromText.value({ pin: 4921 })).toEqual({ pin: '[FILTERED]' });
+  });
+
+  it('an error whose copy still leaks becomes a ScrubbedError; a plain one becomes a scrubbed copy of the same class', () => {
+    const scrubber = new Scrubber();
+    scrubber.add(CANARY);
+    const copy = scrubError(new RangeError(`bad ${CANARY}`, { cause: new Error(CANARY) }), scrubber);
+    expect(copy).toBeInstanceOf(RangeError);
+    expect(copy.message).toBe('bad [FILTERED]');
+    expect((copy.cause as Error).message).toBe('[FILTERED]');
+
+    class Leaky extends Error {
+      get detail() {
+        return CANARY;
+      }
+      override toString() {
+        return this.detail;
+      }
+    }
+    const leaky = new Leaky(`oops ${CANARY}`);
+    Object.defineProperty(leaky, 'hidden', { get: () => CANARY, enumerable: true });
+    const replaced = scrubError(leaky, scrubber);
+    expect(ScrubbedError.isInstance(replaced)).toBe(true);
+    expect(replaced.message).toBe('oops [FILTERED]');
+    expect(JSON.stringify({ message: replaced.message, stack: replaced.stack })).not.toContain(CANARY);
+  });
+
+  it('resumeLater refuses a secret answer without repeating it', async () => {
+    const { agent } = scriptedAgent(
+      () => ({ message: 'Deploy api', tools: deployTools() }),
+      [{ toolCalls: [{ id: 'c_deploy', name: 'deploy', arguments: { service: 'api' } }] }],
+    );
+    const asked = await agent.handle({}).generateNow();
+    const error = await agent
+      .handle({})
+      .resumeLater({ checkpoint: asked.checkpoint, answers: { c_deploy: CANARY } })
+      .then(
+        () => ({ code: 'none', message: 'expected a refusal' }),
+        (caught: unknown) => caught as { code: string; message: string },
+      );
+    expect(error.code).toBe('secret_in_job');
+    expect(error.message).toContain('c_deploy');
+    expect(error.message).not.toContain(CANARY);
+  });
+});

@@ -1,0 +1,43 @@
+import { expect } from 'vitest';
+import type { ActionFunction } from '../agent/action.js';
+import type { InputRequestCallbackEntry } from '../agent/agent-types.js';
+import { defineAgent } from '../agent/define-agent.js';
+import { rebuildCheckpoint } from '../checkpoint/rebuild-checkpoint.js';
+import type { GenerationResponse } from '../generation/generation-response.js';
+import { createRuntime } from '../runtime/create-runtime.js';
+import type { RuntimeOptions } from '../runtime/runtime.js';
+import { type ScriptedResponder, scriptedProvider } from '../testing/scripted-provider.js';
+
+/** An agent with one `handle` action on a fresh runtime and a scripted model. */
+export function scriptedAgent<Action extends ActionFunction>(
+  action: Action,
+  replies: ScriptedResponder[],
+  options: RuntimeOptions & { name?: string; instructions?: string; onInputRequest?: InputRequestCallbackEntry[] } = {},
+) {
+  const provider = scriptedProvider(replies);
+  const runtime = createRuntime(options);
+  const agent = defineAgent({
+    name: options.name ?? 'support',
+    runtime,
+    provider,
+    instructions: options.instructions ?? 'You resolve support tickets.',
+    actions: { handle: action },
+    ...(options.onInputRequest && { onInputRequest: options.onInputRequest }),
+  });
+  return { agent, provider, runtime };
+}
+
+/** The checkpoint rebuilt from the event log equals the one the paused response returned. */
+export async function expectRebuildMatches(
+  runtime: ReturnType<typeof createRuntime>,
+  response: GenerationResponse,
+  checkpointKey?: string,
+): Promise<void> {
+  const events = await runtime.bus.events(response.generationId);
+  expect(rebuildCheckpoint(events, checkpointKey === undefined ? {} : { checkpointKey })).toEqual(response.checkpoint);
+}
+
+/** What a checkpoint looks like after it went through a database: plain JSON. */
+export function throughJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
