@@ -1,0 +1,117 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { anthropicReply } from '../testing/anthropic-replies.js';
+import { loadFixtures } from '../testing/fixtures.js';
+import { createSupportDesk } from '../testing/support-desk.js';
+import { createWireServer, type WireServer } from '../testing/wire-server.js';
+import { type AnthropicOptions, anthropic } from './anthropic-adapter.js';
+
+const fixtures = loadFixtures(new URL('./__fixtures__/', import.meta.url));
+type Message = { role: string; content: Record<string, unknown>[] };
+const paused = fixtures.json<Message & Record<string, unknown>>('web-search-pause-turn');
+const webSearch = { type: 'web_search_20250305', name: 'web_search', max_uses: 5 };
+
+let server: WireServer;
+beforeEach(async () => {
+  server = await createWireServer();
+});
+afterEach(() => server.close());
+
+describe.each([false, true])('pause_turn continuations (stream: %s)', (stream) => {
+  const desk = (options: Partial<AnthropicOptions> = {}) =>
+    createSupportDesk(
+      anthropic({
+        model: 'claude-sonnet-5-5',
+        baseURL: server.url,
+        apiKey: 'test',
+        maxRetries: 0,
+        serverTools: [webSearch],
+        ...options,
+      }),
+    );
+  const reply = (name: string) => anthropicReply(fixtures.json(name), { stream });
+  const pauses = (count: number) => Array.from({ length: count }, () => reply('web-search-pause-turn'));
+  const sentMessages = (index: number) => (server.requests[index]?.body as { messages: Message[] }).messages;
+  const generate = async (agent: ReturnType<typeof desk>['agent']) => {
+    if (!stream) return agent.handle({ ticketId: 9 }).generateNow();
+    const live = agent.handle({ ticketId: 9 }).stream();
+    for await (const _part of live) {
+      // drain
+    }
+    return live.response;
+  };
+
+  it('continues a paused turn: the paused content goes back unchanged as the last message, nothing added', async () => {
+    server.enqueue('/v1/messages', reply('web-search-pause-turn'), reply('web-search-end-turn'));
+    const response = await generate(desk().agent);
+
+    expect(server.requests).toHaveLength(2);
+    expect(sentMessages(1)).toEqual([
+      { role: 'user', content: 'Resolve support ticket 9' },
+      { role: 'assistant', content: paused.content },
+    ]);
+    expect(response.awaitingInput).toBe(false);
+    expect(response.rawFinishReason).toBe('end_turn');
+    expect(response.text).toBe('ParcelCo reports delays of two days this week.');
+    expect((server.requests[0]?.body as { tools: unknown[] }).tools.at(-1)).toEqual(webSearch);
+  });
+
+  it('follows at most 10 continuations: 11 pause_turn answers in a row are 11 requests and a clean end', async () => {
+    server.enqueue('/v1/messages', ...pauses(11));
+    server.fallback('/v1/messages', {
+      json: { type: 'error', error: { type: 'api_error', message: 'one too many' } },
+      status: 500,
+    });
+    const response = await generate(desk().agent);
+
+    expect(server.requests).toHaveLength(11);
+    expect(server.pending()).toEqual({});
+    expect(response.awaitingInput).toBe(false);
+    expect(response.finishReason).toBe('pause');
+    expect(response.rawFinishReason).toBe('pause_turn');
+    expect(sentMessages(10)).toHaveLength(11);
+    expect(sentMessages(10).slice(1)).toEqual(
+      Array.from({ length: 10 }, () => ({ role: 'assistant', content: paused.content })),
+    );
+  });
+
+  it('resets the count after a client tool turn', async () => {
+    server.enqueue(
+      '/v1/messages',
+      ...pauses(10),
+      reply('thinking-tool-use'),
+      ...pauses(10),
+      reply('web-search-end-turn'),
+    );
+    const { agent, runs } = desk();
+    const response = await generate(agent);
+
+    expect(server.requests).toHaveLength(22);
+    expect(runs.lookup_order).toBe(1);
+    expect(response.rawFinishReason).toBe('end_turn');
+    expect(sentMessages(11).at(-1)).toMatchObject({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'toolu_04Lookup' }],
+    });
+  });
+
+  it('with cache: true, caches the stored assistant message on the wire and leaves the history unchanged', async () => {
+    server.enqueue('/v1/messages', reply('web-search-pause-turn'), reply('web-search-end-turn'));
+    const response = await generate(desk({ cache: true }).agent);
+
+    const ephemeral = { type: 'ephemeral' };
+    expect(sentMessages(0)).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Resolve support ticket 9', cache_control: ephemeral }] },
+    ]);
+    const continued = sentMessages(1);
+    expect(continued[0]).toEqual({ role: 'user', content: 'Resolve support ticket 9' });
+    expect(continued[1]?.content).toEqual([
+      ...paused.content.slice(0, -1),
+      { ...paused.content.at(-1), cache_control: ephemeral },
+    ]);
+    expect(response.messages.slice(0, 2)).toEqual([
+      { role: 'user', content: 'Resolve support ticket 9' },
+      { role: 'assistant', content: paused.content },
+    ]);
+    expect(JSON.stringify(response.messages)).not.toContain('cache_control');
+  });
+});
