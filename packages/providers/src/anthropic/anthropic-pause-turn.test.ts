@@ -30,7 +30,8 @@ describe.each([false, true])('pause_turn continuations (stream: %s)', (stream) =
     );
   const reply = (name: string) => anthropicReply(fixtures.json(name), { stream });
   const pauses = (count: number) => Array.from({ length: count }, () => reply('web-search-pause-turn'));
-  const sentMessages = (index: number) => (server.requests[index]?.body as { messages: Message[] }).messages;
+  const body = (index: number) => (server.requests[index]?.body ?? {}) as { messages: Message[]; tools: unknown[] };
+  const sentMessages = (index: number) => body(index).messages;
   const generate = async (agent: ReturnType<typeof desk>['agent']) => {
     if (!stream) return agent.handle({ ticketId: 9 }).generateNow();
     const live = agent.handle({ ticketId: 9 }).stream();
@@ -52,7 +53,7 @@ describe.each([false, true])('pause_turn continuations (stream: %s)', (stream) =
     expect(response.awaitingInput).toBe(false);
     expect(response.rawFinishReason).toBe('end_turn');
     expect(response.text).toBe('ParcelCo reports delays of two days this week.');
-    expect((server.requests[0]?.body as { tools: unknown[] }).tools.at(-1)).toEqual(webSearch);
+    expect(body(0).tools.at(-1)).toEqual(webSearch);
   });
 
   it('follows at most 10 continuations: 11 pause_turn answers in a row are 11 requests and a clean end', async () => {
