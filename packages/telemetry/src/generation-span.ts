@@ -34,6 +34,7 @@ import {
 import { ToolCallSpan, type ToolCallStart } from './tool-call-span.js';
 import { formatTraceparent, parseTraceparent } from './traceparent.js';
 
+/** What every span of one `openTelemetry()` instance shares. */
 export interface SpanSettings {
   tracer: Tracer;
   captureContent: boolean;

@@ -17,6 +17,7 @@ import {
   GEN_AI_OPERATION_CHAT,
 } from './semconv.js';
 
+/** What core knows when a model call starts: vendor, wire API and requested model. */
 export interface ModelCallStart {
   provider: string;
   service: string;

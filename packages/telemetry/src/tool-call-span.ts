@@ -14,6 +14,7 @@ import {
   GEN_AI_OPERATION_EXECUTE_TOOL,
 } from './semconv.js';
 
+/** What core knows when a tool call starts; `arguments` are already scrubbed of secrets. */
 export interface ToolCallStart {
   toolName: string;
   toolCallId: string;
