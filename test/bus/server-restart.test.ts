@@ -1,11 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { natsBus } from '@interlude/bus';
 import { sampleEvent, uniqueId } from '@interlude/bus/testing';
+import { createRuntime } from '@interlude/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, rawStoredEventIds } from '../support/bus-raw-log.js';
+import { defineRefundAgent } from '../support/bus-refund-agent.js';
 import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
 
 let storeDirectory: string;
@@ -22,6 +24,11 @@ afterAll(async () => {
   server.process.kill('SIGKILL');
   await rm(storeDirectory, { recursive: true, force: true });
 });
+
+async function effectCount(): Promise<number> {
+  const text = await readFile(join(storeDirectory, 'effects.jsonl'), 'utf8').catch(() => '');
+  return text.split('\n').filter((line) => line !== '').length;
+}
 
 async function killServer(): Promise<void> {
   const exited = new Promise((resolve) => server.process.once('exit', resolve));
@@ -60,5 +67,49 @@ describe('natsBus across a server restart', () => {
       expect((await bus.events(generationId)).map((event) => event.id)).toEqual(expected);
     }
     await bus.close();
+  }, 60_000);
+
+  it('generations running through a kill and restart all complete, each event stored exactly once', async () => {
+    const runtime = createRuntime({
+      bus: natsBus({ servers: server.url, requestTimeoutMs: 1_000, onError: () => undefined }),
+    });
+    const support = defineRefundAgent(runtime, {
+      sideEffectsFile: join(storeDirectory, 'effects.jsonl'),
+      modelDelayMs: 40,
+      lookups: 4,
+    });
+    const runs = Array.from({ length: 6 }, async (_, ticketId) => {
+      const paused = await support.generation('handle', { ticketId }).generateNow();
+      const done = await runtime.answer(paused.generationId, { call_refund: true });
+      return { generationId: paused.generationId, status: done.status };
+    });
+
+    await sleep(120);
+    await killServer();
+    // The generations were under way when the server died: some tools ran, none had finished.
+    const effectsAtKill = await effectCount();
+    expect(effectsAtKill).toBeGreaterThan(0);
+    expect(effectsAtKill).toBeLessThan(6 * 6);
+    await sleep(700);
+    server = await startNatsServer(storeDirectory, port);
+    const results = await Promise.all(runs);
+    expect(await effectCount()).toBe(6 * 6);
+
+    for (const { generationId, status } of results) {
+      expect(status).toBe('completed');
+      const log = await runtime.bus.events(generationId);
+      const raw = await rawStoredEventIds(server.url, generationId);
+      expect(raw).toEqual(log.map((event) => event.id));
+      expect(new Set(raw).size).toBe(raw.length);
+      expect(log[0]?.event).toBe('started');
+      expect(log.at(-1)?.event).toBe('completed');
+      // 4 lookups, the lookup beside the refund, the refund: none lost, none twice.
+      expect(log.filter((event) => event.event === 'tool_completed')).toHaveLength(6);
+      for (const run of new Set(log.map((event) => event.run))) {
+        const indexes = log.filter((event) => event.run === run).map((event) => event.index);
+        expect(indexes).toEqual(indexes.map((_, position) => position));
+      }
+    }
+    await runtime.close();
   }, 60_000);
 });
