@@ -12,6 +12,7 @@ import { dispatchToolCalls } from '../tool/dispatch-tool-calls.js';
 import { runOutsideToolScope } from '../tool/tool-context.js';
 import { eventData } from './event-data.js';
 import { createEventPublisher } from './event-publisher.js';
+import { executeOutsideLoop } from './execute-outside-loop.js';
 import type { GenerationContext } from './generation-context.js';
 import { generationMachine, type RunToolsInput, type RunToolsOutput } from './generation-machine.js';
 import type { GenerationResponse } from './generation-response.js';
@@ -53,8 +54,7 @@ export async function runGeneration(options: RunOptions): Promise<GenerationResp
 }
 
 async function run(options: RunOptions): Promise<GenerationResponse> {
-  const { agent, prompt, start } = options;
-  const { runtime, provider: adapter } = agent;
+  const { start } = options;
   const initial = start.kind === 'fresh' ? freshContext(options, start.generationId) : start.context;
   const generationId = initial.generationId;
   const scrubber = scrubberFor(generationId);
@@ -106,7 +106,10 @@ async function runToStop(
           model: adapter.model,
         });
         try {
-          const request = buildModelRequest(context, prompt);
+          const request = {
+            ...buildModelRequest(context, prompt),
+            executeTool: (call: ToolCall) => executeOutsideLoop(call, { prompt, scrubber, generationId, signal }),
+          };
           const call = () =>
             adapter.call(request, {
               stream: options.stream !== undefined,

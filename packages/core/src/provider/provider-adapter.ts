@@ -60,6 +60,12 @@ export interface ModelRequest {
   tools: readonly ToolSpec[];
   /** Undefined means the provider's default (auto). */
   toolChoice: ToolChoice | undefined;
+  /**
+   * For adapters whose SDK runs its own tool loop: runs one call outside the generation loop.
+   * Such a loop cannot pause, so a gated call (before it runs) or a tool that asks for input
+   * throws `UnsupportedProviderError`; adapters that can pause use `dispatchToolCalls()`.
+   */
+  executeTool?: (call: ToolCall) => Promise<ToolResultMessage>;
 }
 
 export interface ModelResponse {
