@@ -1,7 +1,8 @@
-import type { Generation, GenerationResponse, GenerationStream, ResumeInput, StreamPart } from '@interlude/core';
+import type { Checkpoint } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropicReply } from '../testing/anthropic-replies.js';
 import { loadFixtures } from '../testing/fixtures.js';
+import { runToStop, throughJson } from '../testing/run-to-stop.js';
 import { createSupportDesk, SUPPORT_INSTRUCTIONS } from '../testing/support-desk.js';
 import { createWireServer, type WireReply, type WireServer } from '../testing/wire-server.js';
 import { anthropic } from './anthropic-adapter.js';
@@ -16,27 +17,6 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
-/** Runs a generation to its stop, through `generateNow()`/`resumeNow()` or by iterating the stream. */
-async function run(
-  generation: Generation,
-  stream: boolean,
-  resume?: ResumeInput,
-): Promise<{ response: GenerationResponse; parts: StreamPart[] }> {
-  if (!stream) {
-    const response = resume ? await generation.resumeNow(resume) : await generation.generateNow();
-    return { response, parts: [] };
-  }
-  const live: GenerationStream = resume ? generation.resumeStream(resume) : generation.stream();
-  const parts: StreamPart[] = [];
-  for await (const part of live) parts.push(part);
-  return { response: await live.response, parts };
-}
-
-/** A checkpoint as it comes back from a database. */
-function throughJson<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
-
 describe.each([false, true])('anthropic generations (stream: %s)', (stream) => {
   const reply = (name: string): WireReply =>
     stream && name === 'refund-tool-use'
@@ -50,7 +30,7 @@ describe.each([false, true])('anthropic generations (stream: %s)', (stream) => {
     server.enqueue('/v1/messages', reply('refund-tool-use'), reply('refund-done'));
     const refundTurn = fixtures.json<Message>('refund-tool-use');
 
-    const paused = await run(agent.handle({ ticketId: 42 }), stream);
+    const paused = await runToStop(agent.handle({ ticketId: 42 }), { stream });
     expect(paused.response.awaitingInput).toBe(true);
     expect(paused.response.inputRequests.map((request) => request.toJSON())).toEqual([
       {
@@ -62,7 +42,7 @@ describe.each([false, true])('anthropic generations (stream: %s)', (stream) => {
       },
     ]);
     expect(runs).toMatchObject({ lookup_order: 1, issue_refund: 0 });
-    const checkpoint = throughJson(paused.response.checkpoint!);
+    const checkpoint = throughJson(paused.response.checkpoint as Checkpoint);
     expect(checkpoint).toMatchObject({ service: 'anthropic', provider: 'anthropic.messages', model: MODEL });
     expect(checkpoint.messages).toEqual([
       { role: 'user', content: 'Resolve support ticket 42' },
@@ -70,7 +50,10 @@ describe.each([false, true])('anthropic generations (stream: %s)', (stream) => {
     ]);
     expect(checkpoint.tool_call_turn_size).toBe(1);
 
-    const done = await run(agent.handle({ ticketId: 42 }), stream, { checkpoint, answers: { toolu_02Refund: true } });
+    const done = await runToStop(agent.handle({ ticketId: 42 }), {
+      stream,
+      resume: { checkpoint, answers: { toolu_02Refund: true } },
+    });
     expect(done.response.awaitingInput).toBe(false);
     expect(done.response.text).toBe('Refunded $25 on order 42.');
     expect(done.response.rawFinishReason).toBe('end_turn');
@@ -128,10 +111,13 @@ describe.each([false, true])('anthropic generations (stream: %s)', (stream) => {
   it('decline: the refund never runs and the model reads the refusal', async () => {
     const { agent, runs } = desk();
     server.enqueue('/v1/messages', reply('refund-tool-use'), reply('refund-declined'));
-    const paused = await run(agent.handle({ ticketId: 42 }), stream);
-    const checkpoint = throughJson(paused.response.checkpoint!);
+    const paused = await runToStop(agent.handle({ ticketId: 42 }), { stream });
+    const checkpoint = throughJson(paused.response.checkpoint as Checkpoint);
 
-    const done = await run(agent.handle({ ticketId: 42 }), stream, { checkpoint, answers: { toolu_02Refund: false } });
+    const done = await runToStop(agent.handle({ ticketId: 42 }), {
+      stream,
+      resume: { checkpoint, answers: { toolu_02Refund: false } },
+    });
     expect(done.response.text).toBe('The refund was declined, so order 42 is unchanged.');
     expect(runs).toMatchObject({ lookup_order: 1, issue_refund: 0 });
     const resumed = bodies()[1] as { messages: { content: unknown }[] };
@@ -148,15 +134,16 @@ describe.each([false, true])('anthropic generations (stream: %s)', (stream) => {
   it('approval gate: pauses before close_account runs, and the gate never reaches the API', async () => {
     const { agent, runs } = desk();
     server.enqueue('/v1/messages', reply('close-account-tool-use'), reply('refund-done'));
-    const paused = await run(agent.handle({ ticketId: 7 }), stream);
+    const paused = await runToStop(agent.handle({ ticketId: 7 }), { stream });
     expect(paused.response.inputRequests.map((request) => request.toJSON())).toMatchObject([
       { kind: 'confirm', tool_call_id: 'toolu_03Close', tool_name: 'close_account', metadata: { approval: true } },
     ]);
     expect(runs.close_account).toBe(0);
 
-    await run(agent.handle({ ticketId: 7 }), stream, {
-      checkpoint: throughJson(paused.response.checkpoint!),
-      answers: { toolu_03Close: true },
+    const checkpoint = throughJson(paused.response.checkpoint as Checkpoint);
+    await runToStop(agent.handle({ ticketId: 7 }), {
+      stream,
+      resume: { checkpoint, answers: { toolu_03Close: true } },
     });
     expect(runs.close_account).toBe(1);
     for (const body of bodies()) {
@@ -170,10 +157,11 @@ describe.each([false, true])('anthropic generations (stream: %s)', (stream) => {
   it('a second pause in a later turn replays earlier messages exactly once', async () => {
     const { agent, runs } = desk();
     server.enqueue('/v1/messages', reply('refund-tool-use'), reply('close-account-tool-use'), reply('refund-done'));
-    const first = await run(agent.handle({ ticketId: 42 }), stream);
-    const second = await run(agent.handle({ ticketId: 42 }), stream, {
-      checkpoint: throughJson(first.response.checkpoint!),
-      answers: { toolu_02Refund: true },
+    const first = await runToStop(agent.handle({ ticketId: 42 }), { stream });
+    const firstCheckpoint = throughJson(first.response.checkpoint as Checkpoint);
+    const second = await runToStop(agent.handle({ ticketId: 42 }), {
+      stream,
+      resume: { checkpoint: firstCheckpoint, answers: { toolu_02Refund: true } },
     });
     expect(second.response.awaitingInput).toBe(true);
     const roles = (messages: unknown[]) =>
@@ -182,16 +170,17 @@ describe.each([false, true])('anthropic generations (stream: %s)', (stream) => {
         const blocks = Array.isArray(content) ? content.map((block) => (block as { type: string }).type) : ['string'];
         return `${role}:${blocks.join('+')}`;
       });
-    expect(roles(second.response.checkpoint!.messages)).toEqual([
+    expect(roles((second.response.checkpoint as Checkpoint).messages)).toEqual([
       'user:string',
       'assistant:text+tool_use+tool_use',
       'user:tool_result+tool_result',
       'assistant:tool_use',
     ]);
 
-    const done = await run(agent.handle({ ticketId: 42 }), stream, {
-      checkpoint: throughJson(second.response.checkpoint!),
-      answers: { toolu_03Close: true },
+    const secondCheckpoint = throughJson(second.response.checkpoint as Checkpoint);
+    const done = await runToStop(agent.handle({ ticketId: 42 }), {
+      stream,
+      resume: { checkpoint: secondCheckpoint, answers: { toolu_03Close: true } },
     });
     expect(done.response.text).toBe('Refunded $25 on order 42.');
     expect(runs).toEqual({ lookup_order: 1, issue_refund: 1, close_account: 1 });

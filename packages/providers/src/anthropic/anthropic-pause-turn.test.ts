@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropicReply } from '../testing/anthropic-replies.js';
 import { loadFixtures } from '../testing/fixtures.js';
+import { runToStop } from '../testing/run-to-stop.js';
 import { createSupportDesk } from '../testing/support-desk.js';
 import { createWireServer, type WireServer } from '../testing/wire-server.js';
 import { type AnthropicOptions, anthropic } from './anthropic-adapter.js';
@@ -32,14 +33,8 @@ describe.each([false, true])('pause_turn continuations (stream: %s)', (stream) =
   const pauses = (count: number) => Array.from({ length: count }, () => reply('web-search-pause-turn'));
   const body = (index: number) => (server.requests[index]?.body ?? {}) as { messages: Message[]; tools: unknown[] };
   const sentMessages = (index: number) => body(index).messages;
-  const generate = async (agent: ReturnType<typeof desk>['agent']) => {
-    if (!stream) return agent.handle({ ticketId: 9 }).generateNow();
-    const live = agent.handle({ ticketId: 9 }).stream();
-    for await (const _part of live) {
-      // drain
-    }
-    return live.response;
-  };
+  const generate = async (agent: ReturnType<typeof desk>['agent']) =>
+    (await runToStop(agent.handle({ ticketId: 9 }), { stream })).response;
 
   it('continues a paused turn: the paused content goes back unchanged as the last message, nothing added', async () => {
     server.enqueue('/v1/messages', reply('web-search-pause-turn'), reply('web-search-end-turn'));

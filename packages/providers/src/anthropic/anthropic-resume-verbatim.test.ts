@@ -1,7 +1,8 @@
-import type { Checkpoint, GenerationResponse } from '@interlude/core';
+import type { Checkpoint } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropicReply } from '../testing/anthropic-replies.js';
 import { loadFixtures } from '../testing/fixtures.js';
+import { runToStop, throughJson } from '../testing/run-to-stop.js';
 import { createSupportDesk } from '../testing/support-desk.js';
 import { createWireServer, type WireServer } from '../testing/wire-server.js';
 import { anthropic } from './anthropic-adapter.js';
@@ -27,20 +28,12 @@ describe.each([false, true])('what a pause keeps verbatim (stream: %s)', (stream
       }),
     );
   const reply = (name: string) => anthropicReply(fixtures.json(name), { stream });
-  const drain = async (live: AsyncIterable<unknown> & { response: Promise<GenerationResponse> }) => {
-    for await (const _part of live) {
-      // drain
-    }
-    return live.response;
-  };
   const pauseAndResume = async (answers: Record<string, unknown>) => {
     const { agent } = desk();
-    const generation = () => agent.handle({ ticketId: 42 });
-    const paused = stream ? await drain(generation().stream()) : await generation().generateNow();
-    const checkpoint = JSON.parse(JSON.stringify(paused.checkpoint)) as Checkpoint;
-    const input = { checkpoint, answers };
-    const done = stream ? await drain(generation().resumeStream(input)) : await generation().resumeNow(input);
-    return { checkpoint, done };
+    const paused = await runToStop(agent.handle({ ticketId: 42 }), { stream });
+    const checkpoint = throughJson(paused.response.checkpoint as Checkpoint);
+    const done = await runToStop(agent.handle({ ticketId: 42 }), { stream, resume: { checkpoint, answers } });
+    return { checkpoint, done: done.response };
   };
 
   it('keeps thinking and redacted thinking blocks, signatures included, and sends them back unchanged', async () => {

@@ -1,5 +1,6 @@
 export { anthropicReply, anthropicStreamEvents } from './anthropic-replies.js';
 export { type Fixtures, loadFixtures } from './fixtures.js';
+export { runToStop, type StoppedGeneration, throughJson } from './run-to-stop.js';
 export { createSupportDesk, SUPPORT_INSTRUCTIONS } from './support-desk.js';
 export {
   createWireServer,

@@ -1,4 +1,11 @@
-import { createMemoryBus, createRuntime, defineAgent, type ProviderAdapter, tool } from '@interlude/core';
+import {
+  createMemoryBus,
+  createRuntime,
+  defineAgent,
+  type ProviderAdapter,
+  type ToolChoice,
+  tool,
+} from '@interlude/core';
 import { createRefundScenario } from '@interlude/core/testing';
 import { z } from 'zod';
 
@@ -16,7 +23,7 @@ export const SUPPORT_INSTRUCTIONS = 'You resolve support tickets.';
  * const paused = await desk.agent.handle({ ticketId: 42 }).generateNow();
  * ```
  */
-export function createSupportDesk(provider: ProviderAdapter) {
+export function createSupportDesk(provider: ProviderAdapter, options: { toolChoice?: ToolChoice } = {}) {
   const scenario = createRefundScenario();
   const runs = {
     get lookup_order() {
@@ -47,6 +54,7 @@ export function createSupportDesk(provider: ProviderAdapter) {
         message: `Resolve support ticket ${ticketId}`,
         tools: [scenario.lookupOrder, scenario.issueRefund, closeAccount],
         requiresApproval: ['close_account'],
+        ...(options.toolChoice !== undefined ? { toolChoice: options.toolChoice } : {}),
       }),
     },
   });
