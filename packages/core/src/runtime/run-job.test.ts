@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { Job } from '../bus/bus.js';
+import { scriptedAgent, throughJson } from '../test-support/harness.js';
+import { createRefundScenario } from '../testing/refund-fixture.js';
+import { type JobOutcome, runJob } from './run-job.js';
+
+describe('background generations through the job queue', () => {
+  it('generateLater and resumeLater hand jobs to the queue; runJob finishes them, running each tool once', async () => {
+    const scenario = createRefundScenario();
+    const { agent, runtime } = scriptedAgent(scenario.action, scenario.replies);
+    const outcomes: JobOutcome[] = [];
+    const consumer = await runtime.bus.jobs.consume(
+      'agents',
+      async (job, delivery) => {
+        outcomes.push(await runJob({ runtime, agents: [agent], job, delivery }));
+      },
+      { concurrency: 2 },
+    );
+
+    const { generationId } = await agent.handle({ ticketId: 3 }).generateLater();
+    await expect.poll(() => outcomes.length).toBe(1);
+    expect(outcomes[0]?.status).toBe('awaiting_input');
+    const stored = await runtime.bus.checkpoints.load(generationId);
+    expect(stored?.params).toEqual({ ticketId: 3 });
+
+    await runtime.answerLater(generationId, { call_refund: true });
+    await expect.poll(() => outcomes.length).toBe(2);
+    expect(outcomes[1]?.status).toBe('completed');
+    expect(scenario.runs).toEqual({ lookup_order: 1, issue_refund: 1 });
+    await consumer.stop();
+  });
+
+  it('a redelivered resume job reuses the tool results its first delivery logged', async () => {
+    const scenario = createRefundScenario();
+    const { agent, runtime } = scriptedAgent(scenario.action, [
+      scenario.replies[0] as never,
+      () => {
+        throw new Error('worker died here');
+      },
+      scenario.replies[1] as never,
+    ]);
+    const paused = await agent.handle({ ticketId: 3 }).generateNow();
+    const job: Job = {
+      version: 1,
+      id: 'job-1',
+      kind: 'resume',
+      agent: 'support',
+      action: 'handle',
+      params: { ticketId: 3 },
+      generation_id: paused.generationId,
+      checkpoint: throughJson(paused.checkpoint),
+      answers: { call_refund: true },
+    };
+    await expect(runJob({ runtime, job, delivery: { attempt: 1, headers: {} } })).rejects.toThrow('worker died here');
+    expect(scenario.runs.issue_refund).toBe(1);
+
+    const second = await runJob({ runtime, job, delivery: { attempt: 2, headers: {} } });
+    expect(second.status).toBe('completed');
+    expect(scenario.runs.issue_refund).toBe(1);
+    const events = await runtime.bus.events(paused.generationId);
+    expect(events.filter((event) => event.event === 'tool_completed').map((event) => event.data)).toHaveLength(2);
+    expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
+  });
+
+  it('refuses, without retrying, a job for an agent it does not serve', async () => {
+    const { runtime } = scriptedAgent(() => ({ message: 'x' }), []);
+    const outcome = await runJob({
+      runtime,
+      job: {
+        version: 1,
+        id: 'j',
+        kind: 'generate',
+        agent: 'nobody',
+        action: 'handle',
+        params: {},
+        generation_id: 'gen_x',
+      },
+      delivery: { attempt: 1, headers: {} },
+    });
+    expect(outcome.status).toBe('refused');
+  });
+});
