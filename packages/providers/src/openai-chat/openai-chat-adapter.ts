@@ -8,6 +8,10 @@ import type {
   ToolResultMessage,
 } from '@interlude/core';
 import OpenAI from 'openai';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+} from 'openai/resources/chat/completions';
 import { convertToolResults, convertUserText } from './convert-to-openai-chat-messages.js';
 import { mapOpenAIError } from './openai-chat-error.js';
 import { buildOpenAIChatRequest, type OpenAIChatSettings } from './openai-chat-request.js';
@@ -72,7 +76,10 @@ export class OpenAIChatAdapter implements ProviderAdapter {
     if (!options.stream) {
       let completion: unknown;
       try {
-        completion = await this.client.chat.completions.create({ ...body, stream: false }, requestOptions);
+        completion = await this.client.chat.completions.create(
+          body as ChatCompletionCreateParamsNonStreaming,
+          requestOptions,
+        );
       } catch (error) {
         throw mapOpenAIError(error, OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL);
       }
@@ -80,7 +87,7 @@ export class OpenAIChatAdapter implements ProviderAdapter {
     }
     let chunks: AsyncIterable<unknown>;
     try {
-      chunks = await this.client.chat.completions.create({ ...body, stream: true }, requestOptions);
+      chunks = await this.client.chat.completions.create(body as ChatCompletionCreateParamsStreaming, requestOptions);
     } catch (error) {
       throw mapOpenAIError(error, OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL);
     }

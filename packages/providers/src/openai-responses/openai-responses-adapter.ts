@@ -8,6 +8,10 @@ import type {
   ToolResultMessage,
 } from '@interlude/core';
 import OpenAI from 'openai';
+import type {
+  ResponseCreateParamsNonStreaming,
+  ResponseCreateParamsStreaming,
+} from 'openai/resources/responses/responses';
 import { convertToolResults, convertUserText } from './convert-to-openai-responses-input.js';
 import { mapOpenAIResponsesError, OPENAI_RESPONSES_PROVIDER } from './openai-responses-error.js';
 import { buildOpenAIResponsesRequest, type OpenAIResponsesSettings } from './openai-responses-request.js';
@@ -72,7 +76,7 @@ export class OpenAIResponsesAdapter implements ProviderAdapter {
     if (!options.stream) {
       let response: unknown;
       try {
-        response = await this.client.responses.create({ ...body, stream: false }, requestOptions);
+        response = await this.client.responses.create(body as ResponseCreateParamsNonStreaming, requestOptions);
       } catch (error) {
         throw mapOpenAIResponsesError(error);
       }
@@ -80,7 +84,7 @@ export class OpenAIResponsesAdapter implements ProviderAdapter {
     }
     let events: AsyncIterable<unknown>;
     try {
-      events = await this.client.responses.create({ ...body, stream: true }, requestOptions);
+      events = await this.client.responses.create(body as ResponseCreateParamsStreaming, requestOptions);
     } catch (error) {
       throw mapOpenAIResponsesError(error);
     }
