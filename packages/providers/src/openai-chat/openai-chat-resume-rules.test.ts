@@ -1,0 +1,56 @@
+import { ResumeError } from '@interlude/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openaiFixtures } from '../testing/openai-fixtures.js';
+import { createForcedRefundAgent } from '../testing/openai-forced-refund-agent.js';
+import { runToStop, throughJson } from '../testing/openai-generation-runner.js';
+import { createWireServer, type WireServer } from '../testing/wire-server.js';
+import { openaiChat } from './openai-chat-adapter.js';
+
+const fixtures = openaiFixtures(new URL('./__fixtures__/', import.meta.url), 'chat');
+const path = '/v1/chat/completions';
+
+let server: WireServer;
+beforeEach(async () => {
+  server = await createWireServer();
+});
+afterEach(() => server.close());
+
+const chat = (model = 'gpt-4.1') => openaiChat({ model, baseURL: `${server.url}/v1`, apiKey: 'test', maxRetries: 0 });
+const bodies = () => server.requests.map((request) => request.body as Record<string, unknown>);
+
+describe.each([false, true])('openaiChat tool choice and resume checks (stream: %s)', (stream) => {
+  it('sends a forced tool as {type: function, function: {name}} and clears it after use, across the pause', async () => {
+    const { agent, runs } = createForcedRefundAgent(chat(), { type: 'tool', name: 'issue_refund' });
+    server.enqueue(path, fixtures.reply('refund-tool-calls', stream), fixtures.reply('refund-final-text', stream));
+    const paused = await runToStop(agent.handle({ ticketId: 42 }), stream);
+    expect(paused.response.checkpoint?.tool_choice_cleared).toBe(true);
+
+    await runToStop(agent.handle({ ticketId: 42 }), stream, {
+      checkpoint: throughJson(paused.response.checkpoint!),
+      answers: { call_refund_1: true },
+    });
+    expect(runs).toEqual({ lookup_order: 1, issue_refund: 1 });
+    const [first, resumed] = bodies();
+    expect(first?.tool_choice).toEqual({ type: 'function', function: { name: 'issue_refund' } });
+    expect(resumed).not.toHaveProperty('tool_choice');
+  });
+
+  it('sends required as is', async () => {
+    const { agent } = createForcedRefundAgent(chat(), 'required');
+    server.enqueue(path, fixtures.reply('refund-tool-calls', stream));
+    await runToStop(agent.handle({ ticketId: 42 }), stream);
+    expect(bodies()[0]?.tool_choice).toBe('required');
+  });
+
+  it('refuses a checkpoint taken with another model, before any request', async () => {
+    server.enqueue(path, fixtures.reply('refund-tool-calls', stream));
+    const paused = await runToStop(createForcedRefundAgent(chat(), 'auto').agent.handle({ ticketId: 42 }), stream);
+    const other = createForcedRefundAgent(chat('gpt-4.1-mini'), 'auto').agent;
+    const error = await other
+      .handle({ ticketId: 42 })
+      .resumeNow({ checkpoint: throughJson(paused.response.checkpoint!), answers: { call_refund_1: true } })
+      .catch((caught: unknown) => caught);
+    expect(ResumeError.isInstance(error) && error.code).toBe('model_mismatch');
+    expect(server.requests).toHaveLength(1);
+  });
+});
