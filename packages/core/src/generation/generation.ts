@@ -73,7 +73,7 @@ export class Generation {
     this.prompt();
     const generationId = options.generationId ?? newGenerationId();
     const job = this.job('generate', generationId);
-    await this.agent.runtime.bus.jobs.enqueue(options.queue ?? DEFAULT_QUEUE, job);
+    await this.enqueue(options.queue, job);
     return { generationId, jobId: job.id };
   }
 
@@ -95,7 +95,7 @@ export class Generation {
       checkpoint: checked.checkpoint,
       answers: input.answers,
     };
-    await this.agent.runtime.bus.jobs.enqueue(input.queue ?? DEFAULT_QUEUE, job);
+    await this.enqueue(input.queue, job);
     return { generationId: checked.checkpoint.generation_id, jobId: job.id };
   }
 
@@ -163,6 +163,17 @@ export class Generation {
     const action = this.agent.actions[this.actionName];
     if (action === undefined) throw new TypeError(`Agent ${this.agent.name} has no action ${this.actionName}`);
     return resolvePrompt(this.actionName, action, this.params, this.agent.instructions);
+  }
+
+  /** Queues a job with the caller's trace context, in the job and in the transport's headers. */
+  private async enqueue(queue: string | undefined, job: Job): Promise<void> {
+    const traceparent = this.agent.runtime.telemetry?.currentTraceparent?.();
+    const traced = traceparent === undefined ? job : { ...job, traceparent };
+    await this.agent.runtime.bus.jobs.enqueue(
+      queue ?? DEFAULT_QUEUE,
+      traced,
+      traceparent === undefined ? {} : { traceparent },
+    );
   }
 
   private job(kind: Job['kind'], generationId: string): Job {

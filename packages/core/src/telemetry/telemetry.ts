@@ -6,6 +6,8 @@ import type { FinishReason, Usage } from '../provider/provider-adapter.js';
  */
 export interface Telemetry {
   startGeneration(info: GenerationTraceInfo): GenerationTrace;
+  /** The caller's active trace context, carried on jobs so a worker's spans join the caller's trace. */
+  currentTraceparent?(): string | undefined;
 }
 
 export interface GenerationTraceInfo {

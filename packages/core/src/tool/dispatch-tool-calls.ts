@@ -95,6 +95,12 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
 
   function ask(call: ToolCall, tool: Tool | undefined, request: InputRequest, isApproval: boolean): void {
     const json = options.scrubber.value(request.forCall(call).toJSON());
+    if (isApproval) {
+      // A span for the call held at the gate, so a trace shows which call waits on approval.
+      options.trace
+        ?.startToolCall({ toolName: call.name, toolCallId: call.id, arguments: options.scrubber.value(call.arguments) })
+        .end({ awaitingInput: true });
+    }
     result.inputRequests.push(json);
     if (isApproval) result.approvalToolCalls.push(call.id);
     if (tool?.mcpServer !== undefined) result.mcpToolCalls.push(call.id);
