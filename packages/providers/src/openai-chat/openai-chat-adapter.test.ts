@@ -195,6 +195,18 @@ describe('openaiChat streams that end early', () => {
   });
 });
 
+describe('openaiChat aborts', () => {
+  it('gives a non-retryable aborted ProviderError when the caller aborts, without sending anything', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const error = await adapter(2)
+      .call(request(), { stream: true, signal: controller.signal })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'ProviderError', type: 'aborted', isRetryable: false });
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
 describe('openaiChat messages', () => {
   it('carries results back as one tool message per call, in call order', () => {
     const messages = adapter().toolResultMessages([

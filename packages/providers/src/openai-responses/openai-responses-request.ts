@@ -10,6 +10,11 @@ export interface OpenAIResponsesSettings {
    * asks for `reasoning.encrypted_content` and the checkpoint carries reasoning itself.
    */
   store?: boolean;
+  /**
+   * With `store: false`, ask for `reasoning.encrypted_content` so reasoning survives a pause.
+   * Default true; turn it off for models without reasoning if an endpoint refuses the `include`.
+   */
+  encryptedReasoning?: boolean;
   reasoning?: { effort?: ReasoningEffort; summary?: 'auto' | 'concise' | 'detailed' };
   temperature?: number;
   maxOutputTokens?: number;
@@ -44,7 +49,8 @@ export function buildOpenAIResponsesRequest(
   }
   if (settings.store !== undefined) body.store = settings.store;
   const include = [...(settings.include ?? [])];
-  if (settings.store === false && !include.includes('reasoning.encrypted_content')) {
+  const wantsEncrypted = settings.store === false && settings.encryptedReasoning !== false;
+  if (wantsEncrypted && !include.includes('reasoning.encrypted_content')) {
     include.push('reasoning.encrypted_content');
   }
   if (include.length > 0) body.include = include;
