@@ -7,31 +7,37 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
  * included, so a test can prove each event was stored exactly once.
  */
 export async function rawStoredEventIds(servers: string, generationId: string): Promise<string[]> {
+  const payloads = await rawStoredEvents(servers, generationId);
+  return payloads.map((payload) => (JSON.parse(payload) as { id: string }).id);
+}
+
+/** The stored payloads of one generation, as the bytes' text, in stream order. */
+export async function rawStoredEvents(servers: string, generationId: string): Promise<string[]> {
   const connection = await connect({ servers });
   try {
-    return await readIds(connection, generationId);
+    return await readPayloads(connection, generationId);
   } finally {
     await connection.close();
   }
 }
 
-async function readIds(connection: NatsConnection, generationId: string): Promise<string[]> {
+async function readPayloads(connection: NatsConnection, generationId: string): Promise<string[]> {
   const client = jetstream(connection);
   const consumer = await client.consumers.get('INTERLUDE_EVENTS', {
     filter_subjects: `interlude.gen.*.*.${generationId}.*`,
     deliver_policy: DeliverPolicy.All,
   });
   const info = await consumer.info(true);
-  const ids: string[] = [];
-  if (info.num_pending === 0) return ids;
+  const payloads: string[] = [];
+  if (info.num_pending === 0) return payloads;
   const messages = await consumer.consume();
   for await (const message of messages) {
-    ids.push((message.json() as { id: string }).id);
+    payloads.push(message.string());
     if (message.info.pending === 0) break;
   }
   messages.stop();
   await consumer.delete().catch(() => undefined);
-  return ids;
+  return payloads;
 }
 
 /** A TCP port nobody listens on right now, for a private nats-server that must restart on it. */

@@ -1,0 +1,65 @@
+import { createRuntime, defineAgent, type JobOutcome } from '@interlude/core';
+import { createRefundScenario, scriptedProvider } from '@interlude/core/testing';
+import { describe, expect, it } from 'vitest';
+import { memoryBus } from './memory-bus.js';
+import { eventually } from './testing/index.js';
+import { createWorker } from './worker.js';
+
+function setUp() {
+  const runtime = createRuntime({ bus: memoryBus() });
+  const scenario = createRefundScenario();
+  const support = defineAgent({
+    name: 'support',
+    runtime,
+    provider: scriptedProvider(scenario.replies),
+    actions: { handle: scenario.action },
+  });
+  const outcomes: JobOutcome[] = [];
+  const worker = createWorker({
+    runtime,
+    agents: [support],
+    queue: 'agents',
+    concurrency: 2,
+    onJob: (_job, outcome) => void outcomes.push(outcome),
+  });
+  return { runtime, scenario, support, outcomes, worker };
+}
+
+describe('createWorker', () => {
+  it('runs a generateLater job to its pause, then the resumeLater job to completion', async () => {
+    const { runtime, scenario, support, outcomes, worker } = setUp();
+    await worker.ready;
+    const { generationId } = await support.handle({ ticketId: 42 }).generateLater({ queue: 'agents' });
+    await eventually(() => outcomes.length === 1, 'the generate job');
+    expect(outcomes[0]?.status).toBe('awaiting_input');
+
+    await runtime.answerLater(generationId, { call_refund: true }, { queue: 'agents' });
+    await eventually(() => outcomes.length === 2, 'the resume job');
+    expect(outcomes[1]?.status).toBe('completed');
+    expect(scenario.runs).toEqual({ lookup_order: 1, issue_refund: 1 });
+    expect((await runtime.bus.events(generationId)).at(-1)?.event).toBe('completed');
+    await worker.stop();
+  });
+
+  it('acknowledges a job it must refuse (an unknown agent) instead of retrying it forever', async () => {
+    const { runtime, outcomes, worker } = setUp();
+    await runtime.bus.jobs.enqueue('agents', {
+      version: 1,
+      id: 'job_unknown',
+      kind: 'generate',
+      agent: 'nobody',
+      action: 'handle',
+      params: {},
+      generation_id: 'gen_unknown',
+    });
+    await eventually(() => outcomes.length === 1, 'the refused job');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['refused']);
+    await worker.stop();
+  });
+
+  it('refuses a queue name that cannot be a subject token', () => {
+    const runtime = createRuntime({ bus: memoryBus() });
+    expect(() => createWorker({ runtime, agents: [], queue: 'a.b' })).toThrow(TypeError);
+  });
+});
