@@ -13,9 +13,9 @@ import type {
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
 import { convertToolResults, convertUserText } from './convert-to-openai-chat-messages.js';
-import { mapOpenAIError } from './openai-chat-error.js';
+import { mapOpenAIError, OPENAI_CHAT_LABEL, OPENAI_CHAT_PROVIDER } from './openai-chat-error.js';
 import { buildOpenAIChatRequest, type OpenAIChatSettings } from './openai-chat-request.js';
-import { OPENAI_CHAT_LABEL, OPENAI_CHAT_PROVIDER, parseOpenAIChatResponse } from './parse-openai-chat-response.js';
+import { parseOpenAIChatResponse } from './parse-openai-chat-response.js';
 import { readOpenAIChatStream } from './parse-openai-chat-stream.js';
 import { readOpenAIChatToolCalls } from './read-openai-chat-tool-calls.js';
 

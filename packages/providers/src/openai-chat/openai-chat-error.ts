@@ -1,6 +1,10 @@
 import { ProviderError } from '@interlude/core';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 
+/** The Chat adapter's `provider` (checkpoint and `ProviderError`) and how its errors name it. */
+export const OPENAI_CHAT_PROVIDER = 'openai.chat';
+export const OPENAI_CHAT_LABEL = 'OpenAI Chat Completions';
+
 /** HTTP statuses worth another try: timeouts, lock conflicts, rate limits and server faults. */
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;

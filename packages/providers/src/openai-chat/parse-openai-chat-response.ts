@@ -2,11 +2,8 @@ import type { ModelResponse, ToolCall, Usage } from '@interlude/core';
 import { createAssistantMessage } from './convert-to-openai-chat-messages.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { type OpenAIChatUsage, openaiChatResponseSchema } from './openai-chat-api.js';
-import { invalidResponseError } from './openai-chat-error.js';
+import { invalidResponseError, OPENAI_CHAT_LABEL, OPENAI_CHAT_PROVIDER } from './openai-chat-error.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
-
-export const OPENAI_CHAT_PROVIDER = 'openai.chat';
-export const OPENAI_CHAT_LABEL = 'OpenAI Chat Completions';
 
 /**
  * Reads a non-streamed chat completion into core's `ModelResponse`: the assistant message to

@@ -2,8 +2,15 @@ import type { ModelResponse, ModelStreamPart, ToolCall } from '@interlude/core';
 import { createAssistantMessage } from './convert-to-openai-chat-messages.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { type OpenAIChatUsage, openaiChatChunkSchema } from './openai-chat-api.js';
-import { abortedError, invalidResponseError, mapOpenAIError, streamEndedEarlyError } from './openai-chat-error.js';
-import { mapOpenAIChatUsage, OPENAI_CHAT_LABEL, OPENAI_CHAT_PROVIDER } from './parse-openai-chat-response.js';
+import {
+  abortedError,
+  invalidResponseError,
+  mapOpenAIError,
+  OPENAI_CHAT_LABEL,
+  OPENAI_CHAT_PROVIDER,
+  streamEndedEarlyError,
+} from './openai-chat-error.js';
+import { mapOpenAIChatUsage } from './parse-openai-chat-response.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
 
 interface PartialToolCall {
