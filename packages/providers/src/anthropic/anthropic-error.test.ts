@@ -98,6 +98,20 @@ describe('anthropic errors', () => {
     server = await createWireServer();
   });
 
+  it('maps a JSON body cut short as a retryable invalid response', async () => {
+    server.enqueue('/v1/messages', { raw: '{"id":"msg_1","type":"message","content":[{"type":"te' });
+    const error = await failure(adapterWith(0).call(request, { stream: false }));
+    expect(error).toMatchObject({ type: 'invalid_response', isRetryable: true });
+    expect(error.cause).toBeInstanceOf(SyntaxError);
+  });
+
+  it.each([false, true])('maps an aborted call as aborted, not retryable (stream: %s)', async (stream) => {
+    server.enqueue('/v1/messages', { json: fixtures.json('refund-done') });
+    const signal = AbortSignal.abort();
+    const error = await failure(adapterWith(0).call(request, { stream, signal }));
+    expect(error).toMatchObject({ type: 'aborted', isRetryable: false });
+  });
+
   it('refuses an answer that is not a message', async () => {
     server.enqueue('/v1/messages', { json: { type: 'message', role: 'assistant' } });
     const error = await failure(adapterWith(0).call(request, { stream: false }));

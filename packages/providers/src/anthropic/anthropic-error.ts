@@ -18,8 +18,8 @@ const RETRYABLE_TYPES = new Set(['overloaded_error', 'rate_limit_error', 'api_er
  * Any failure of a Messages call as core's `ProviderError`, so the loop, telemetry and users
  * see one shape whatever the provider. Retryable: 408/409/429/5xx, the API's overloaded and
  * rate-limit types (an SSE `error` event carries no status, only the type), lost connections
- * and streams that ended before `message_stop`. A truncated stream gets its own type,
- * `stream_truncated`, so a user can tell it from a refusal.
+ * streams that ended before `message_stop` and JSON bodies cut short. A truncated stream gets
+ * its own type, `stream_truncated`, so a user can tell it from a refusal.
  *
  * @see https://docs.anthropic.com/en/api/errors
  */
@@ -63,6 +63,16 @@ export function toAnthropicProviderError(error: unknown): ProviderError {
       cause: error,
     });
   }
+  if (error instanceof SyntaxError) {
+    // A JSON body cut short (a dropped connection, a proxy timeout) fails to parse in the SDK.
+    return new ProviderError({
+      message: `Anthropic answered with a body that is not whole JSON (${error.message})`,
+      provider: ANTHROPIC_PROVIDER,
+      type: 'invalid_response',
+      isRetryable: true,
+      cause: error,
+    });
+  }
   const message = error instanceof Error ? error.message : String(error);
   return new ProviderError({
     message: `Anthropic call failed: ${message}`,
@@ -82,13 +92,11 @@ function errorTypeOf(body: unknown): string | undefined {
   return parsed.success ? parsed.data.error.type : undefined;
 }
 
-/** The SDK's and undici's words for a body that stopped mid-stream. */
+/** The SDK's words for a stream whose body ended before it produced a whole message. */
 function isTruncatedStream(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
   return (
-    /stream ended|request ended without|terminated|premature close|socket hang up|other side closed/i.test(
-      error.message,
-    ) ||
-    (error.cause instanceof Error && isTruncatedStream(error.cause))
+    error instanceof AnthropicError &&
+    !(error instanceof APIError) &&
+    /stream ended without producing|request ended without sending any chunks/i.test(error.message)
   );
 }

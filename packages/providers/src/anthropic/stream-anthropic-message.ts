@@ -28,16 +28,18 @@ export async function streamAnthropicMessage(
       onPart({ type: 'tool-call', toolCall: { id: block.id, name: block.name, arguments: block.input ?? {} } });
     });
   }
-  let started = false;
-  stream.on('streamEvent', () => {
-    started = true;
+  // Once the answer's headers are in, any failure that is not the API's own error event is a
+  // body that stopped early, whether or not an event got through first.
+  let connected = false;
+  stream.on('connect', () => {
+    connected = true;
   });
   let message: Awaited<ReturnType<typeof stream.finalMessage>>;
   try {
     message = await stream.finalMessage();
   } catch (error) {
     const fromServer = error instanceof APIError && (error.status !== undefined || error.type !== null);
-    if (started && !fromServer) throw new AnthropicStreamTruncatedError(error);
+    if (connected && !fromServer) throw new AnthropicStreamTruncatedError(error);
     throw error;
   }
   // The stream's snapshot carries lazy getters and buffers; store plain JSON only.

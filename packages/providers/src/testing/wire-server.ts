@@ -121,7 +121,10 @@ async function send(reply: WireReply, response: ServerResponse): Promise<void> {
     response.write(frame);
   }
   if (reply.cutAfter !== undefined) {
-    // A connection that drops mid-stream, as a proxy timeout or a crashed upstream does.
+    // A connection that drops mid-stream, as a proxy timeout or a crashed upstream does. The
+    // frames are flushed first: destroying at once could drop them, headers included, and the
+    // client would see a refused request instead of a stream that stopped.
+    await new Promise<void>((resolve) => response.write('', () => resolve()));
     response.destroy();
     return;
   }
