@@ -195,6 +195,39 @@ describe('openaiChat streams that end early', () => {
   });
 });
 
+describe('openaiChat streams from compatible servers', () => {
+  it('assembles tool calls whose pieces carry no index, and ignores other choices', async () => {
+    const piece = (delta: Record<string, unknown>, finish: string | null = null) => ({
+      choices: [
+        { index: 1, delta: { content: 'other choice' } },
+        { index: 0, delta, finish_reason: finish },
+      ],
+    });
+    server.enqueue(path, {
+      sse: [
+        piece({
+          role: 'assistant',
+          tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'lookup_order', arguments: '{"order_' } }],
+        }),
+        piece({ tool_calls: [{ function: { arguments: 'id":42}' } }] }),
+        piece({
+          tool_calls: [
+            { id: 'call_b', type: 'function', function: { name: 'lookup_order', arguments: '{"order_id":7}' } },
+          ],
+        }),
+        piece({}, 'tool_calls'),
+      ],
+      done: true,
+    });
+    const response = await adapter().call(request(), { stream: true });
+    expect(response.text).toBe('');
+    expect(response.toolCalls).toEqual([
+      { id: 'call_a', name: 'lookup_order', arguments: { order_id: 42 } },
+      { id: 'call_b', name: 'lookup_order', arguments: { order_id: 7 } },
+    ]);
+  });
+});
+
 describe('openaiChat aborts', () => {
   it('gives a non-retryable aborted ProviderError when the caller aborts, without sending anything', async () => {
     const controller = new AbortController();

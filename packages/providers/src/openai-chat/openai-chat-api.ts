@@ -44,6 +44,7 @@ export const openaiChatChunkSchema = z.looseObject({
   choices: z
     .array(
       z.looseObject({
+        index: z.number().optional(),
         finish_reason: z.string().nullish(),
         delta: z
           .looseObject({
@@ -51,7 +52,7 @@ export const openaiChatChunkSchema = z.looseObject({
             tool_calls: z
               .array(
                 z.looseObject({
-                  index: z.number(),
+                  index: z.number().optional(),
                   id: z.string().nullish(),
                   function: z.looseObject({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
                 }),

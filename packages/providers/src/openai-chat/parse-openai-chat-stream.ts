@@ -50,7 +50,7 @@ export async function readOpenAIChatStream(
       responseId ??= chunk.id;
       responseModel ??= chunk.model;
       if (chunk.usage) usage = chunk.usage;
-      const choice = chunk.choices?.[0];
+      const choice = chunk.choices?.find((candidate) => (candidate.index ?? 0) === 0);
       if (choice === undefined) continue;
       const content = choice.delta?.content;
       if (content) {
@@ -58,8 +58,9 @@ export async function readOpenAIChatStream(
         onPart?.({ type: 'text-delta', text: content });
       }
       for (const piece of choice.delta?.tool_calls ?? []) {
-        const partial = partials[piece.index] ?? { id: '', name: '', arguments: '' };
-        partials[piece.index] = partial;
+        const index = toolCallIndex(partials, piece.index, piece.id);
+        const partial = partials[index] ?? { id: '', name: '', arguments: '' };
+        partials[index] = partial;
         if (piece.id) partial.id = piece.id;
         if (piece.function?.name) partial.name += piece.function.name;
         if (piece.function?.arguments) partial.arguments += piece.function.arguments;
@@ -96,4 +97,19 @@ export async function readOpenAIChatStream(
     ...(responseId !== undefined ? { responseId } : {}),
     ...(responseModel !== undefined ? { responseModel } : {}),
   };
+}
+
+/**
+ * Where a streamed tool-call piece belongs. OpenAI keys pieces by `index`; a few compatible servers
+ * leave it out, and then a piece with a new `id` starts a call and one without continues the last.
+ */
+function toolCallIndex(
+  partials: readonly PartialToolCall[],
+  index: number | undefined,
+  id: string | null | undefined,
+): number {
+  if (index !== undefined) return index;
+  const last = partials.length - 1;
+  if (last < 0) return 0;
+  return id && partials[last]?.id !== id ? last + 1 : last;
 }
