@@ -40,6 +40,7 @@ export {
 } from './checkpoint/checkpoint.js';
 export { rebuildCheckpoint } from './checkpoint/rebuild-checkpoint.js';
 export { signCheckpoint, verifyCheckpointSignature } from './checkpoint/sign-checkpoint.js';
+export { type DelegateOptions, delegate } from './delegation/delegate.js';
 export { InputRequiredError } from './errors/input-required-error.js';
 export { InterludeError } from './errors/interlude-error.js';
 export { ProviderError, type ProviderErrorOptions } from './errors/provider-error.js';
@@ -92,3 +93,4 @@ export {
   dispatchToolCalls,
 } from './tool/dispatch-tool-calls.js';
 export { type Tool, type ToolContext, type ToolDefinition, tool } from './tool/tool.js';
+export { isToolset, type Toolset } from './tool/toolset.js';

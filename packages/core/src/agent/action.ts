@@ -1,11 +1,13 @@
 import type { ToolChoice } from '../provider/provider-adapter.js';
 import type { Tool } from '../tool/tool.js';
+import { isToolset, type Toolset } from '../tool/toolset.js';
 
 /** What an action returns: the prompt of one generation. It runs again on resume. */
 export interface ActionPrompt {
   message: string;
+  /** Tools, and toolsets (MCP servers) whose tools are listed when the generation runs. */
   // biome-ignore lint/suspicious/noExplicitAny: tools of any input type live in one list.
-  tools?: readonly Tool<any>[];
+  tools?: readonly (Tool<any> | Toolset)[];
   instructions?: string;
   /** Tool names whose every call waits for a person's approval before it runs. */
   requiresApproval?: string | readonly string[];
@@ -24,6 +26,8 @@ export interface ResolvedPrompt {
   actionName: string;
   message: string;
   tools: Map<string, Tool>;
+  /** Opened when a run starts; their tools join `tools`. */
+  toolsets: Toolset[];
   instructions: string | undefined;
   gatedTools: Set<string>;
   toolChoice: ToolChoice | undefined;
@@ -46,12 +50,17 @@ export function resolvePrompt(
     throw new TypeError(`Action ${actionName} must return { message, tools, … }`);
   }
   const tools = new Map<string, Tool>();
+  const toolsets: Toolset[] = [];
   for (const candidate of prompt.tools ?? []) {
+    if (isToolset(candidate)) {
+      toolsets.push(candidate);
+      continue;
+    }
     if (tools.has(candidate.name)) throw new TypeError(`Action ${actionName} lists tool ${candidate.name} twice`);
     tools.set(candidate.name, candidate as Tool);
   }
   const choice = prompt.toolChoice;
-  if (typeof choice === 'object' && !tools.has(choice.name)) {
+  if (typeof choice === 'object' && !tools.has(choice.name) && toolsets.length === 0) {
     throw new TypeError(`Action ${actionName} forces tool ${choice.name}, which it does not offer`);
   }
   const maxToolTurns = prompt.maxToolTurns ?? DEFAULT_MAX_TOOL_TURNS;
@@ -62,6 +71,7 @@ export function resolvePrompt(
     actionName,
     message: prompt.message,
     tools,
+    toolsets,
     instructions: joinInstructions(agentInstructions, prompt.instructions),
     gatedTools: parseRequiresApproval(prompt.requiresApproval),
     toolChoice: choice,

@@ -10,7 +10,8 @@ export class InputRequiredError extends InterludeError {
   readonly questions: InputRequestJSON[];
 
   constructor(toolName: string, questions: InputRequestJSON[]) {
-    super('input_required', `${toolName} needs input it cannot ask for: ${questions.map((q) => q.prompt).join('; ')}`);
+    const asked = questions.map((question) => `${question.tool_name ?? 'a tool'} asks "${question.prompt}"`).join('; ');
+    super('input_required', `${toolName} needs input it cannot ask for from here: ${asked}`);
     this.name = 'InputRequiredError';
     this.toolName = toolName;
     this.questions = questions;

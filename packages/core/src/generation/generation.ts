@@ -26,6 +26,8 @@ export interface RunControl {
   /** Who claims the checkpoint on resume: a job's id, so a redelivered job may claim again. */
   claimant?: string;
   parentTraceparent?: string;
+  /** Run as a delegated generation that cannot pause (see `delegate()`). */
+  nested?: boolean;
   /** Reuse the tool results an interrupted run of the same job logged (a redelivered job). */
   recoverFromLog?: boolean;
 }
@@ -193,6 +195,7 @@ export class Generation {
       ...(stream && { stream }),
       ...(control.signal && { signal: control.signal }),
       ...(control.parentTraceparent && { parentTraceparent: control.parentTraceparent }),
+      ...(control.nested && { nested: true }),
     };
   }
 }

@@ -18,6 +18,7 @@ import { generationMachine, type RunToolsInput, type RunToolsOutput } from './ge
 import type { GenerationResponse } from './generation-response.js';
 import type { StreamSink } from './generation-stream.js';
 import { notifyInputRequest } from './notify-input-request.js';
+import { openToolsets } from './open-toolsets.js';
 import { buildModelRequest, toResultMessages } from './turn-messages.js';
 
 /** Where a run starts: a fresh generation, or a checked resume of a paused one. */
@@ -40,6 +41,11 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** The caller's trace context (a job's headers). */
   parentTraceparent?: string;
+  /**
+   * Run as a delegated (nested) generation: it cannot pause, so a pause is neither stored,
+   * published nor passed to `onInputRequest`; the caller turns its questions into a tool result.
+   */
+  nested?: boolean;
   /** Results already in the event log for this run (a redelivered job): reused, not run again. */
   recovered?: Readonly<Record<string, CompletedResult>>;
 }
@@ -59,12 +65,15 @@ async function run(options: RunOptions): Promise<GenerationResponse> {
   const generationId = initial.generationId;
   const scrubber = scrubberFor(generationId);
   let paused = false;
+  const opened = await openToolsets(options.prompt);
   try {
-    const response = await runToStop(options, initial, scrubber);
+    const response = await runToStop({ ...options, prompt: opened.prompt }, initial, scrubber);
     paused = response.awaitingInput;
     return response;
   } finally {
     releaseScrubber(generationId, !paused);
+    // A paused generation holds no connection: MCP servers are opened again on resume.
+    await opened.close();
   }
 }
 
@@ -144,6 +153,7 @@ async function runToStop(
     },
     actions: {
       publish: ({ context, event }, params) => {
+        if (options.nested && params.event === 'input_requested') return;
         const answers = event.type === 'RESUME' ? event.answers : undefined;
         const data = eventData(params.event, context, { traceparent, ...(answers && { answers }) });
         // A pause is stored before it is announced, so whoever hears input_requested can resume it.
@@ -175,6 +185,7 @@ async function runToStop(
       recovered: options.recovered ?? {},
       answers,
       approvalCalls: new Set(context.approvalToolCalls),
+      mcpCalls: new Set(context.mcpToolCalls),
       approvedCalls: new Set(context.approvedToolCalls),
       secretCalls,
       scrubber,
@@ -233,7 +244,7 @@ async function runToStop(
     toolTurns: context.toolTurns,
     usage,
   };
-  if (checkpoint !== undefined) {
+  if (checkpoint !== undefined && !options.nested) {
     await notifyInputRequest(agent, prompt.actionName, options.params, response.inputRequests, checkpoint);
   }
   trace?.end({ status });

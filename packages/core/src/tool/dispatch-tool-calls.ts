@@ -1,4 +1,5 @@
 import type { CompletedResult } from '../checkpoint/checkpoint.js';
+import { InputRequiredError } from '../errors/input-required-error.js';
 import { InputRequest, type InputRequestJSON } from '../input-request/input-request.js';
 import type { ToolCall } from '../provider/provider-adapter.js';
 import type { Scrubber } from '../secrets/scrub.js';
@@ -23,6 +24,8 @@ export interface DispatchOptions {
   answers: ReadonlyMap<string, unknown>;
   /** Calls that were waiting on an approval gate (from the checkpoint). */
   approvalCalls: ReadonlySet<string>;
+  /** Paused calls that go to an MCP server (from the checkpoint). */
+  mcpCalls?: ReadonlySet<string>;
   /** Calls approved earlier: they are not gated again. */
   approvedCalls: ReadonlySet<string>;
   /** Calls whose waiting request was a secret: their answers join the scrubber before the tool runs. */
@@ -75,13 +78,16 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
       continue;
     }
     if (wasAwaitingApproval && answer === true) approved.add(call.id);
-    const gated = options.gatedTools.has(call.name) && !approved.has(call.id);
+    const gated = (options.gatedTools.has(call.name) || tool?.requiresApproval === true) && !approved.has(call.id);
     if (gated) {
       ask(call, tool, approvalRequest(call), true);
       continue;
     }
     if (tool === undefined) {
-      await finish(call, errorResult(call, `Unknown tool: ${call.name}`));
+      const message = options.mcpCalls?.has(call.id)
+        ? `${call.name} is no longer offered by its MCP server`
+        : `Unknown tool: ${call.name}`;
+      await finish(call, errorResult(call, message));
       continue;
     }
     const toolAnswer = wasAwaitingApproval ? undefined : answer;
@@ -159,6 +165,8 @@ async function runOne(
   } catch (error) {
     const safe = scrubError(error, options.scrubber);
     span?.fail(safe);
+    // A delegation told to raise stops the whole generation rather than informing the model.
+    if (InputRequiredError.isInstance(error)) throw safe;
     return errorResult(call, safe.message);
   }
 }

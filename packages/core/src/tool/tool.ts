@@ -25,6 +25,8 @@ export interface Tool<Input = unknown> {
   run(input: Input, context: ToolContext): Promise<ToolReturn | InputRequest> | ToolReturn | InputRequest;
   /** Set by MCP tools: the call goes to an MCP server (recorded in `mcp_tool_calls`). */
   readonly mcpServer?: string;
+  /** Gated by its source (an MCP server's `requireApproval`), whatever the action lists. */
+  readonly requiresApproval?: boolean;
 }
 
 export interface ToolDefinition<Schema extends z.ZodType> {
