@@ -1,3 +1,4 @@
+import Anthropic from '@anthropic-ai/sdk';
 import type { ModelRequest, ModelStreamPart } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropicReply } from '../testing/anthropic-replies.js';
@@ -210,5 +211,19 @@ describe('anthropic adapter on the wire', () => {
     expect(lastBlocks.slice(0, -1)).toEqual(paused.content.slice(0, -1));
     expect(sent.messages[0]).toEqual({ role: 'user', content: 'Any delays?' });
     expect(JSON.stringify(history)).toBe(before);
+  });
+
+  it('uses a client it is given (how an AnthropicBedrock client plugs in)', async () => {
+    const client = new Anthropic({
+      apiKey: 'test',
+      baseURL: server.url,
+      maxRetries: 0,
+      defaultHeaders: { 'x-support-desk': 'eu' },
+    });
+    const withClient = anthropic({ model: 'claude-sonnet-5-5', client });
+    server.enqueue('/v1/messages', { json: fixtures.json('refund-done') });
+    const response = await withClient.call(request(), { stream: false });
+    expect(response.text).toBe('Refunded $25 on order 42.');
+    expect(server.requests[0]?.headers['x-support-desk']).toBe('eu');
   });
 });
