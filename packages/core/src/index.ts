@@ -40,6 +40,9 @@ export {
 } from './checkpoint/checkpoint.js';
 export { rebuildCheckpoint } from './checkpoint/rebuild-checkpoint.js';
 export { signCheckpoint, verifyCheckpointSignature } from './checkpoint/sign-checkpoint.js';
+export type { ContextGeneration, ContextMessage, ContextStore } from './context/context-store.js';
+export { type ContextBinding, hasContext } from './context/has-context.js';
+export { memoryContextStore } from './context/memory-context-store.js';
 export { type DelegateOptions, delegate } from './delegation/delegate.js';
 export { InputRequiredError } from './errors/input-required-error.js';
 export { InterludeError } from './errors/interlude-error.js';

@@ -1,4 +1,5 @@
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
+import type { ContextBinding } from '../context/has-context.js';
 import type { Generation } from '../generation/generation.js';
 import type { InputRequest } from '../input-request/input-request.js';
 import type { ProviderAdapter } from '../provider/provider-adapter.js';
@@ -29,6 +30,8 @@ export interface AgentConfig<Actions extends Record<string, ActionFunction>> {
   instructions?: string;
   actions: Actions;
   onInputRequest?: InputRequestCallbackEntry | readonly InputRequestCallbackEntry[];
+  /** Persist conversations across generations: `hasContext(store, { contextual })`. */
+  context?: ContextBinding;
 }
 
 /** The parts of an agent that generations and workers use. */
@@ -39,6 +42,7 @@ export interface AgentBase {
   readonly instructions: string | undefined;
   readonly actions: Readonly<Record<string, ActionFunction>>;
   readonly inputRequestCallbacks: readonly InputRequestCallbackEntry[];
+  readonly context: ContextBinding | undefined;
   /** A generation of any action by name: what workers and `runtime.answer` use. */
   generation(actionName: string, params: unknown): Generation;
 }

@@ -55,6 +55,7 @@ export function defineAgent<Actions extends Record<string, ActionFunction>>(
     instructions: config.instructions,
     actions: config.actions,
     inputRequestCallbacks: callbacks,
+    context: config.context,
     generation(actionName, params) {
       return new Generation(base, actionName, params);
     },

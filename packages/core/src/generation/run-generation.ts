@@ -3,6 +3,7 @@ import type { ResolvedPrompt } from '../agent/action.js';
 import type { AgentBase } from '../agent/agent-types.js';
 import type { Checkpoint, CompletedResult } from '../checkpoint/checkpoint.js';
 import { checkpointFromContext } from '../checkpoint/checkpoint-from-context.js';
+import { priorMessages, recordRun } from '../context/record-context.js';
 import { InputRequest } from '../input-request/input-request.js';
 import type { ModelResponse, ToolCall, Usage } from '../provider/provider-adapter.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
@@ -65,11 +66,26 @@ async function run(options: RunOptions): Promise<GenerationResponse> {
   const generationId = initial.generationId;
   const scrubber = scrubberFor(generationId);
   let paused = false;
+  if (start.kind === 'fresh')
+    initial.messages = [...(await priorMessages(options.agent, options.params)), ...initial.messages];
   const opened = await openToolsets(options.prompt);
+  const record = {
+    agent: options.agent,
+    action: options.prompt.actionName,
+    params: options.params,
+    generationId,
+    fresh: start.kind === 'fresh',
+    userText: options.prompt.message,
+  };
   try {
     const response = await runToStop({ ...options, prompt: opened.prompt }, initial, scrubber);
     paused = response.awaitingInput;
+    if (!options.nested)
+      await recordRun(options.agent.runtime.bus, { ...record, status: response.status, finalText: response.text });
     return response;
+  } catch (error) {
+    if (!options.nested) await recordRun(options.agent.runtime.bus, { ...record, status: 'failed' }).catch(() => {});
+    throw error;
   } finally {
     releaseScrubber(generationId, !paused);
     // A paused generation holds no connection: MCP servers are opened again on resume.

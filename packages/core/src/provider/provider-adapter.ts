@@ -107,6 +107,8 @@ export interface ProviderAdapter {
   readonly maxContinuations?: number;
   /** The conversation's opening user turn. */
   userMessages(text: string): ProviderMessage[];
+  /** A plain assistant text turn, used to replay a stored conversation (`hasContext`). */
+  assistantMessages?(text: string): ProviderMessage[];
   /** One turn's tool results, in call order, as the messages that carry them back. */
   toolResultMessages(results: readonly ToolResultMessage[]): ProviderMessage[];
   /** The client tool calls held in a stored tool-call turn (the checkpoint's last items). */

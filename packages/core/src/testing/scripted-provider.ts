@@ -76,6 +76,9 @@ export function scriptedProvider(
     userMessages(text) {
       return [{ role: 'user', content: text }];
     },
+    assistantMessages(text) {
+      return [{ role: 'assistant', content: [{ type: 'text', text }] }];
+    },
     toolResultMessages(results: readonly ToolResultMessage[]) {
       return [
         {
