@@ -185,6 +185,14 @@ describe('openaiResponses streams that end early or fail', () => {
 });
 
 describe('openaiResponses items', () => {
+  it('lets events it does not act on pass, whatever their shape', async () => {
+    const events = fixtures.chunks('refund-final-text');
+    events.splice(2, 0, { type: 'response.mcp_call_arguments.delta', output_index: 0, delta: { partial: true } });
+    server.enqueue(path, { sse: events, namedEvents: true });
+    const response = await adapter().call(request(), { stream: true });
+    expect(response.text).toBe('I refunded $25 on order 42.');
+  });
+
   it('carries results back as function_call_output items in call order', () => {
     expect(
       adapter().toolResultMessages([

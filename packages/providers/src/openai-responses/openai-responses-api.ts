@@ -38,16 +38,23 @@ export const openaiResponsesResponseSchema = z.looseObject({
   usage: openaiResponsesUsageSchema.nullish(),
 });
 
-/** The stream events the adapter acts on; others (reasoning summary deltas, `in_progress`, …) pass by. */
-export const openaiResponsesStreamEventSchema = z.looseObject({
-  type: z.string(),
-  output_index: z.number().optional(),
-  delta: z.string().optional(),
-  item: z.looseObject({ type: z.string() }).optional(),
-  response: z.looseObject({ id: z.string().optional(), model: z.string().optional() }).optional(),
-  code: z.string().nullish(),
-  message: z.string().nullish(),
-});
+/**
+ * The stream events the adapter acts on, each checked only when its `type` says it is one of
+ * them: other events (reasoning summary deltas, `in_progress`, tool-specific deltas whose shapes
+ * vary) pass by unread.
+ *
+ * @see https://platform.openai.com/docs/api-reference/responses-streaming
+ */
+export const openaiResponsesStreamEventSchemas = {
+  'response.output_text.delta': z.looseObject({ delta: z.string() }),
+  'response.output_item.done': z.looseObject({ output_index: z.number(), item: z.looseObject({ type: z.string() }) }),
+  'response.completed': z.looseObject({ response: z.looseObject({ output: z.array(z.unknown()).optional() }) }),
+  'response.incomplete': z.looseObject({ response: z.looseObject({ output: z.array(z.unknown()).optional() }) }),
+  'response.failed': z.looseObject({ response: z.looseObject({ error: openaiResponsesErrorSchema.nullish() }) }),
+  error: z.looseObject({ code: z.string().nullish(), message: z.string().nullish() }),
+} as const;
+
+export type OpenAIResponsesStreamEventType = keyof typeof openaiResponsesStreamEventSchemas;
 
 export type OpenAIResponsesResponse = z.infer<typeof openaiResponsesResponseSchema>;
 export type OpenAIResponsesUsage = z.infer<typeof openaiResponsesUsageSchema>;

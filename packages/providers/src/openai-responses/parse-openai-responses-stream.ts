@@ -1,5 +1,10 @@
 import type { ModelResponse, ModelStreamPart } from '@interlude/core';
-import { type OpenAIResponsesItem, openaiResponsesStreamEventSchema } from './openai-responses-api.js';
+import type { z } from 'zod';
+import {
+  type OpenAIResponsesItem,
+  type OpenAIResponsesStreamEventType,
+  openaiResponsesStreamEventSchemas,
+} from './openai-responses-api.js';
 import {
   abortedError,
   invalidResponseError,
@@ -11,8 +16,6 @@ import {
 } from './openai-responses-error.js';
 import { parseOpenAIResponsesResponse } from './parse-openai-responses-response.js';
 import { readOpenAIResponsesToolCalls } from './read-openai-responses-items.js';
-
-const terminalEvents = new Set(['response.completed', 'response.incomplete']);
 
 /**
  * Reads a streamed response (the SDK's raw event iterator) into the same `ModelResponse` a
@@ -29,30 +32,25 @@ export async function readOpenAIResponsesStream(
   signal: AbortSignal | undefined,
 ): Promise<ModelResponse> {
   const doneItems: OpenAIResponsesItem[] = [];
-  let final: Record<string, unknown> | undefined;
+  let final: { output?: unknown[] } | undefined;
   try {
     for await (const raw of events) {
-      const parsed = openaiResponsesStreamEventSchema.safeParse(raw);
-      if (!parsed.success) {
-        throw invalidResponseError(
-          OPENAI_RESPONSES_PROVIDER,
-          OPENAI_RESPONSES_LABEL,
-          `bad event: ${parsed.error.message}`,
-        );
-      }
-      const event = parsed.data;
-      if (event.type === 'response.output_text.delta' && event.delta) {
-        onPart?.({ type: 'text-delta', text: event.delta });
-      } else if (event.type === 'response.output_item.done' && event.item !== undefined) {
-        doneItems[event.output_index ?? doneItems.length] = event.item;
-        for (const toolCall of readOpenAIResponsesToolCalls([event.item])) onPart?.({ type: 'tool-call', toolCall });
-      } else if (event.type === 'error') {
-        throw responseFailedError(event.code, event.message);
-      } else if (event.type === 'response.failed') {
-        const failed = (event.response ?? {}) as { error?: { code?: string | null; message?: string | null } | null };
-        throw responseFailedError(failed.error?.code, failed.error?.message);
-      } else if (terminalEvents.has(event.type) && event.response !== undefined) {
-        final = event.response;
+      const type = (raw as { type?: unknown } | null)?.type;
+      if (type === 'response.output_text.delta') {
+        const { delta } = read(type, raw);
+        if (delta !== '') onPart?.({ type: 'text-delta', text: delta });
+      } else if (type === 'response.output_item.done') {
+        const { output_index, item } = read(type, raw);
+        doneItems[output_index] = item;
+        for (const toolCall of readOpenAIResponsesToolCalls([item])) onPart?.({ type: 'tool-call', toolCall });
+      } else if (type === 'response.completed' || type === 'response.incomplete') {
+        final = read(type, raw).response;
+      } else if (type === 'response.failed') {
+        const { error } = read(type, raw).response;
+        throw responseFailedError(error?.code, error?.message);
+      } else if (type === 'error') {
+        const { code, message } = read(type, raw);
+        throw responseFailedError(code, message);
       }
     }
   } catch (error) {
@@ -64,6 +62,22 @@ export async function readOpenAIResponsesStream(
     throw streamEndedEarlyError(OPENAI_RESPONSES_PROVIDER, OPENAI_RESPONSES_LABEL, 'response.completed event');
   }
   // The terminal event carries the whole output; fall back on the items seen when a server leaves it out.
-  const output = Array.isArray(final.output) && final.output.length > 0 ? final.output : doneItems.filter(Boolean);
+  const output = final.output !== undefined && final.output.length > 0 ? final.output : doneItems.filter(Boolean);
   return parseOpenAIResponsesResponse({ ...final, output });
+}
+
+/** Checks one event of a type the adapter acts on; a malformed one is a clear, non-retryable error. */
+function read<Type extends OpenAIResponsesStreamEventType>(
+  type: Type,
+  raw: unknown,
+): z.infer<(typeof openaiResponsesStreamEventSchemas)[Type]> {
+  const parsed = openaiResponsesStreamEventSchemas[type].safeParse(raw);
+  if (!parsed.success) {
+    throw invalidResponseError(
+      OPENAI_RESPONSES_PROVIDER,
+      OPENAI_RESPONSES_LABEL,
+      `bad ${type} event: ${parsed.error.message}`,
+    );
+  }
+  return parsed.data as z.infer<(typeof openaiResponsesStreamEventSchemas)[Type]>;
 }
