@@ -43,9 +43,13 @@ describe('anthropic failures in a generation', () => {
   it('fails with a ProviderError once a 500 outlasts the retries', async () => {
     const failure = { json: fixtures.json('error-api'), status: 500, headers: retryNow };
     server.enqueue('/v1/messages', failure, failure);
-    const error = await rejection(desk(1).agent.handle({ ticketId: 42 }).generateNow());
+    const { agent, runtime } = desk(1);
+    const generationId = 'gen_00000000000000000000000000000500';
+    const error = await rejection(agent.handle({ ticketId: 42 }).generateNow({ generationId }));
     expect(server.requests).toHaveLength(2);
     expect(error).toMatchObject({ status: 500, type: 'api_error', isRetryable: true, provider: 'anthropic.messages' });
+    const events = await runtime.bus.events(generationId);
+    expect(events.map((event) => event.event)).toEqual(['started', 'failed']);
   });
 
   it('a truncated stream fails the resumed generation clearly; the checkpoint still resumes, nothing runs twice', async () => {
