@@ -1,5 +1,10 @@
 import { type ModelResponse, ProviderError, type ToolCall, type Usage } from '@interlude/core';
-import { type AnthropicUsage, anthropicMessageSchema, anthropicToolUseBlockSchema } from './anthropic-api.js';
+import {
+  type AnthropicMessage,
+  type AnthropicUsage,
+  anthropicMessageSchema,
+  anthropicToolUseBlockSchema,
+} from './anthropic-api.js';
 import { ANTHROPIC_PROVIDER } from './anthropic-error.js';
 import { fromAnthropicResponse } from './convert-to-anthropic-messages.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
@@ -22,7 +27,8 @@ export function parseAnthropicResponse(raw: unknown): ModelResponse {
       cause: parsed.error,
     });
   }
-  const message = parsed.data;
+  // Validated, but stored from the raw answer: validation must not reorder or reshape a block.
+  const message = { ...parsed.data, content: (raw as AnthropicMessage).content };
   const toolCalls: ToolCall[] = [];
   const texts: string[] = [];
   for (const block of message.content) {
