@@ -112,8 +112,11 @@ describe('anthropic errors', () => {
     expect(error).toMatchObject({ type: 'aborted', isRetryable: false });
   });
 
-  it('refuses an answer that is not a message', async () => {
-    server.enqueue('/v1/messages', { json: { type: 'message', role: 'assistant' } });
+  it.each([
+    ['no content', { type: 'message', role: 'assistant' }],
+    ['a tool_use without an id', { content: [{ type: 'tool_use', name: 'lookup_order', input: {} }] }],
+  ])('refuses an answer that is not a message: %s', async (_case, body) => {
+    server.enqueue('/v1/messages', { json: body });
     const error = await failure(adapterWith(0).call(request, { stream: false }));
     expect(error).toMatchObject({ type: 'invalid_response', isRetryable: false });
   });

@@ -1,4 +1,5 @@
 import { type ModelResponse, ProviderError, type ToolCall, type Usage } from '@interlude/core';
+import type { z } from 'zod';
 import {
   type AnthropicMessage,
   type AnthropicUsage,
@@ -18,15 +19,7 @@ import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
  */
 export function parseAnthropicResponse(raw: unknown): ModelResponse {
   const parsed = anthropicMessageSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new ProviderError({
-      message: `Anthropic answered with something that is not a message: ${parsed.error.message}`,
-      provider: ANTHROPIC_PROVIDER,
-      type: 'invalid_response',
-      isRetryable: false,
-      cause: parsed.error,
-    });
-  }
+  if (!parsed.success) throw invalidResponse('something that is not a message', parsed.error);
   // Validated, but stored from the raw answer: validation must not reorder or reshape a block.
   const message = { ...parsed.data, content: (raw as AnthropicMessage).content };
   const toolCalls: ToolCall[] = [];
@@ -34,8 +27,9 @@ export function parseAnthropicResponse(raw: unknown): ModelResponse {
   for (const block of message.content) {
     if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
     if (block.type !== 'tool_use') continue;
-    const toolUse = anthropicToolUseBlockSchema.parse(block);
-    toolCalls.push({ id: toolUse.id, name: toolUse.name, arguments: toolUse.input ?? {} });
+    const toolUse = anthropicToolUseBlockSchema.safeParse(block);
+    if (!toolUse.success) throw invalidResponse('a tool_use block without an id or name', toolUse.error);
+    toolCalls.push({ id: toolUse.data.id, name: toolUse.data.name, arguments: toolUse.data.input ?? {} });
   }
   const stopReason = message.stop_reason ?? undefined;
   return {
@@ -49,6 +43,16 @@ export function parseAnthropicResponse(raw: unknown): ModelResponse {
     ...(message.id !== undefined ? { responseId: message.id } : {}),
     ...(message.model !== undefined ? { responseModel: message.model } : {}),
   };
+}
+
+function invalidResponse(what: string, cause: z.ZodError): ProviderError {
+  return new ProviderError({
+    message: `Anthropic answered with ${what}: ${cause.message}`,
+    provider: ANTHROPIC_PROVIDER,
+    type: 'invalid_response',
+    isRetryable: false,
+    cause,
+  });
 }
 
 function toUsage(usage: AnthropicUsage): Usage {
