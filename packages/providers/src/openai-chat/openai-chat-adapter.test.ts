@@ -164,6 +164,14 @@ describe.each([false, true])('openaiChat call (stream: %s)', (stream) => {
 });
 
 describe('openaiChat streams that end early', () => {
+  it('reports a stream event that is not JSON as an invalid response, not retryable', async () => {
+    server.enqueue(path, { raw: 'data: {"choices":[{"index":0,\n\n', contentType: 'text/event-stream' });
+    const error = await adapter()
+      .call(request(), { stream: true })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'ProviderError', type: 'invalid_response', isRetryable: false });
+  });
+
   it('fails with a clear, retryable ProviderError when the connection drops', async () => {
     server.enqueue(path, { sse: fixtures.chunks('refund-tool-calls'), cutAfter: 3 });
     const error = await adapter()

@@ -48,6 +48,9 @@ export function mapOpenAIError(error: unknown, provider: string, label: string):
       cause: error,
     });
   }
+  if (error instanceof SyntaxError) {
+    return invalidResponseError(provider, label, `a stream event is not JSON (${error.message})`, error);
+  }
   return new ProviderError({
     message: `${label} stream failed before the response was complete: ${describe(error)}`,
     provider,
