@@ -115,6 +115,20 @@ describe('the refund scenario', () => {
     expect(scenario.runs).toEqual({ lookup_order: 1, issue_refund: 1 });
   });
 
+  it('signs the checkpoint when the runtime has a key, and the event log rebuilds it signature and all', async () => {
+    const key = 'a-checkpoint-key-of-some-length';
+    const scenario = createRefundScenario();
+    const { agent, runtime } = scriptedAgent(scenario.action, scenario.replies, { checkpointKey: key });
+    const paused = await agent.handle({ ticketId: 42 }).generateNow();
+    expect(paused.checkpoint?.signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(Object.keys(paused.checkpoint ?? {}).at(-1)).toBe('signature');
+    await expectRebuildMatches(runtime, paused, key);
+    const done = await agent
+      .handle({ ticketId: 42 })
+      .resumeNow({ checkpoint: throughJson(paused.checkpoint), answers: { call_refund: true } });
+    expect(done.status).toBe('completed');
+  });
+
   it('resumes by generation id from the runtime store', async () => {
     const scenario = createRefundScenario();
     const { agent, runtime } = scriptedAgent(scenario.action, scenario.replies);
