@@ -1,14 +1,15 @@
+import type { Checkpoint } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropicReply } from '../testing/anthropic-replies.js';
 import { loadFixtures } from '../testing/fixtures.js';
-import { runToStop } from '../testing/run-to-stop.js';
+import { runToStop, throughJson } from '../testing/run-to-stop.js';
 import { createSupportDesk } from '../testing/support-desk.js';
 import { createWireServer, type WireServer } from '../testing/wire-server.js';
 import { type AnthropicOptions, anthropic } from './anthropic-adapter.js';
 
 const fixtures = loadFixtures(new URL('./__fixtures__/', import.meta.url));
 type Message = { role: string; content: Record<string, unknown>[] };
-const paused = fixtures.json<Message & Record<string, unknown>>('web-search-pause-turn');
+const pausedTurn = fixtures.json<Message & Record<string, unknown>>('web-search-pause-turn');
 const webSearch = { type: 'web_search_20250305', name: 'web_search', max_uses: 5 };
 
 let server: WireServer;
@@ -43,7 +44,7 @@ describe.each([false, true])('pause_turn continuations (stream: %s)', (stream) =
     expect(server.requests).toHaveLength(2);
     expect(sentMessages(1)).toEqual([
       { role: 'user', content: 'Resolve support ticket 9' },
-      { role: 'assistant', content: paused.content },
+      { role: 'assistant', content: pausedTurn.content },
     ]);
     expect(response.awaitingInput).toBe(false);
     expect(response.rawFinishReason).toBe('end_turn');
@@ -66,7 +67,7 @@ describe.each([false, true])('pause_turn continuations (stream: %s)', (stream) =
     expect(response.rawFinishReason).toBe('pause_turn');
     expect(sentMessages(10)).toHaveLength(11);
     expect(sentMessages(10).slice(1)).toEqual(
-      Array.from({ length: 10 }, () => ({ role: 'assistant', content: paused.content })),
+      Array.from({ length: 10 }, () => ({ role: 'assistant', content: pausedTurn.content })),
     );
   });
 
@@ -101,13 +102,36 @@ describe.each([false, true])('pause_turn continuations (stream: %s)', (stream) =
     const continued = sentMessages(1);
     expect(continued[0]).toEqual({ role: 'user', content: 'Resolve support ticket 9' });
     expect(continued[1]?.content).toEqual([
-      ...paused.content.slice(0, -1),
-      { ...paused.content.at(-1), cache_control: ephemeral },
+      ...pausedTurn.content.slice(0, -1),
+      { ...pausedTurn.content.at(-1), cache_control: ephemeral },
     ]);
     expect(response.messages.slice(0, 2)).toEqual([
       { role: 'user', content: 'Resolve support ticket 9' },
-      { role: 'assistant', content: paused.content },
+      { role: 'assistant', content: pausedTurn.content },
     ]);
     expect(JSON.stringify(response.messages)).not.toContain('cache_control');
+  });
+
+  it('a tool turn after a continuation pauses and resumes with the continued content in place', async () => {
+    server.enqueue('/v1/messages', reply('web-search-pause-turn'), reply('refund-tool-use'), reply('refund-done'));
+    const { agent, runs } = desk();
+    const paused = await runToStop(agent.handle({ ticketId: 9 }), { stream });
+    const checkpoint = throughJson(paused.response.checkpoint as Checkpoint);
+    expect(checkpoint.tool_call_turn_size).toBe(1);
+    expect(checkpoint.messages.map((message) => (message as Message).role)).toEqual(['user', 'assistant', 'assistant']);
+
+    const done = await runToStop(agent.handle({ ticketId: 9 }), {
+      stream,
+      resume: { checkpoint, answers: { toolu_02Refund: true } },
+    });
+    expect(done.response.text).toBe('Refunded $25 on order 42.');
+    expect(runs).toMatchObject({ lookup_order: 1, issue_refund: 1 });
+    const resumed = sentMessages(2);
+    expect(resumed.slice(0, 3)).toEqual([
+      { role: 'user', content: 'Resolve support ticket 9' },
+      { role: 'assistant', content: pausedTurn.content },
+      { role: 'assistant', content: fixtures.json<Message>('refund-tool-use').content },
+    ]);
+    expect(resumed[3]?.content.map((block) => block.tool_use_id)).toEqual(['toolu_01Lookup', 'toolu_02Refund']);
   });
 });
