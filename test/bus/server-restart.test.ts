@@ -36,6 +36,35 @@ async function killServer(): Promise<void> {
   await exited;
 }
 
+describe('natsBus before its server starts', () => {
+  it('waits for the server: a publish made first is stored once it is up; close() never hangs', async () => {
+    const laterPort = await freePort();
+    const laterDirectory = await mkdtemp(join(tmpdir(), 'interlude-later-'));
+    const bus = natsBus({ servers: `nats://127.0.0.1:${laterPort}`, requestTimeoutMs: 1_000 });
+    const generationId = uniqueId('gen');
+    let stored = false;
+    const publishing = bus.publish(sampleEvent(generationId, 0, 'started')).then(() => {
+      stored = true;
+    });
+    await sleep(300);
+    expect(stored).toBe(false);
+    const late = await startNatsServer(laterDirectory, laterPort);
+    try {
+      await publishing;
+      expect((await bus.events(generationId)).map((event) => event.id)).toEqual([`${generationId}:start:0`]);
+      await bus.close();
+    } finally {
+      late.process.kill('SIGKILL');
+      await rm(laterDirectory, { recursive: true, force: true });
+    }
+
+    const nowhere = natsBus({ servers: `nats://127.0.0.1:${await freePort()}` });
+    const started = Date.now();
+    await nowhere.close();
+    expect(Date.now() - started).toBeLessThan(1_000);
+  }, 30_000);
+});
+
 describe('natsBus across a server restart', () => {
   it('stores every event published while the server was away exactly once, in order', async () => {
     const bus = natsBus({ servers: server.url, requestTimeoutMs: 1_000, onError: () => undefined });

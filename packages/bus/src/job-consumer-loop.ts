@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job, JobConsumer, JobDelivery, JobHandler } from '@interlude/core';
 import type { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import { decodeJson } from './json-codec.js';
-import { type RetryOptions, retryTransient } from './retry.js';
+import { isTransientNatsError, type RetryOptions, retryTransient } from './retry.js';
 
 interface LoopSettings {
   concurrency: number;
@@ -69,7 +69,8 @@ export function runJobConsumer(consumer: Consumer, handler: JobHandler, settings
         }
       } catch (error) {
         if (!active()) break;
-        settings.onError(error, 'pulling jobs');
+        // The server being away is expected and retried quietly; anything else is worth a report.
+        if (!isTransientNatsError(error)) settings.onError(error, 'pulling jobs');
         await sleep(250);
       }
     }

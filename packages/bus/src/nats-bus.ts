@@ -1,10 +1,11 @@
 import type { Bus } from '@interlude/core';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { createJetStreamJobQueue } from './jetstream-job-queue.js';
 import { createKvCheckpointStore } from './kv-checkpoint-store.js';
 import { publishEvent, readEvents } from './nats-event-log.js';
-import { type NatsBusOptions, type NatsResources, setUpNats } from './nats-setup.js';
+import { connectNats, type NatsBusOptions, type NatsResources, setUpNats } from './nats-setup.js';
 import { subscribeEvents } from './nats-subscribe.js';
-import type { RetryOptions } from './retry.js';
+import { type RetryOptions, retryTransient } from './retry.js';
 
 export type { NatsBusOptions } from './nats-setup.js';
 
@@ -20,7 +21,7 @@ export type { NatsBusOptions } from './nats-setup.js';
  * @example
  * const runtime = createRuntime({ bus: natsBus({ servers: 'nats://127.0.0.1:4222' }) });
  */
-export function natsBus(options: NatsBusOptions & { onError?: (error: unknown, context: string) => void }): Bus {
+export function natsBus(options: NatsBusOptions): Bus {
   let closed = false;
   const retry: RetryOptions = { isClosed: () => closed };
   const onError =
@@ -28,7 +29,21 @@ export function natsBus(options: NatsBusOptions & { onError?: (error: unknown, c
     ((error: unknown, context: string) => {
       console.error(`[interlude/bus] ${context}:`, error);
     });
-  const ready: Promise<NatsResources> = setUpNats(options, retry.isClosed);
+  const connecting = connectNats(options, retry.isClosed);
+  let connected: NatsConnection | undefined;
+  connecting.then(
+    (connection) => {
+      connected = connection;
+    },
+    () => undefined,
+  );
+  const ready: Promise<NatsResources> = connecting.then((connection) => {
+    if (closed) {
+      void connection.close();
+      throw new Error('natsBus was closed before it connected');
+    }
+    return setUpNats(connection, options, retry.isClosed);
+  });
   // A failed setup is reported by the first call that awaits it, not as an unhandled rejection.
   ready.catch(() => undefined);
 
@@ -40,7 +55,8 @@ export function natsBus(options: NatsBusOptions & { onError?: (error: unknown, c
 
     async events(generationId) {
       const { client } = await ready;
-      return readEvents(client, generationId);
+      // A read is idempotent: while the server is away it waits and tries again.
+      return retryTransient(() => readEvents(client, generationId), retry);
     },
 
     async subscribe(filter, handler) {
@@ -65,8 +81,11 @@ export function natsBus(options: NatsBusOptions & { onError?: (error: unknown, c
     async close() {
       if (closed) return;
       closed = true;
-      const resources = await ready.catch(() => undefined);
-      await resources?.connection.drain().catch(() => resources.connection.close());
+      const connection = connected;
+      // Never reached a server: the connect loop sees `closed` and gives up.
+      if (connection === undefined) return;
+      await ready.catch(() => undefined);
+      await connection.drain().catch(() => connection.close());
     },
   };
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type JetStreamClient,
   type JetStreamManager,
@@ -9,7 +10,7 @@ import {
 } from '@nats-io/jetstream';
 import { type KV, Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection, nanos } from '@nats-io/transport-node';
-import { retryTransient } from './retry.js';
+import { isTransientNatsError, retryTransient } from './retry.js';
 import { CHECKPOINT_BUCKET, EVENTS_STREAM, EVENTS_SUBJECT_ROOT, JOBS_STREAM, JOBS_SUBJECT_ROOT } from './subjects.js';
 
 /** Options of `natsBus()`; every one but `servers` has a default that suits a small deployment. */
@@ -28,6 +29,11 @@ export interface NatsBusOptions {
   jobAckWaitMs?: number;
   /** How many times a job is delivered before it is left in the queue. Default 5. */
   jobMaxDeliver?: number;
+  /**
+   * Hears what the bus cannot throw to a caller: a subscriber's handler that failed, a job that
+   * failed (it is redelivered). Default: `console.error`.
+   */
+  onError?: (error: unknown, context: string) => void;
 }
 
 /** Everything `natsBus` talks to, once the connection is up and the streams exist. */
@@ -39,18 +45,43 @@ export interface NatsResources {
 }
 
 /**
- * Connects (retrying forever, also across later outages: the bus outlives server restarts) and
- * makes sure the event stream, the job stream and the checkpoint bucket exist. Safe to run from
+ * Connects, trying again every 250 ms (up to 2 s apart) until a server answers or the bus is
+ * closed; after that the client reconnects forever by itself, so the bus outlives server
+ * restarts. The first call to the bus waits for this.
+ */
+export async function connectNats(options: NatsBusOptions, isClosed: () => boolean): Promise<NatsConnection> {
+  let delay = 250;
+  for (;;) {
+    try {
+      return await connect({
+        servers: options.servers,
+        name: options.name ?? 'interlude',
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 250,
+      });
+    } catch (error) {
+      if (isClosed() || !isUnreachable(error)) throw error;
+      await sleep(delay);
+      delay = Math.min(delay * 2, 2_000);
+      if (isClosed()) throw new Error('natsBus was closed before it connected', { cause: error });
+    }
+  }
+}
+
+/** The server is not there (yet): refused, unreachable, timed out. Bad credentials are not this. */
+function isUnreachable(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'ConnectionError' || isTransientNatsError(error));
+}
+
+/**
+ * Makes sure the event stream, the job stream and the checkpoint bucket exist. Safe to run from
  * many processes at once: creating what another process just created is not an error.
  */
-export async function setUpNats(options: NatsBusOptions, isClosed: () => boolean): Promise<NatsResources> {
-  const connection = await connect({
-    servers: options.servers,
-    name: options.name ?? 'interlude',
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 250,
-    waitOnFirstConnect: true,
-  });
+export async function setUpNats(
+  connection: NatsConnection,
+  options: NatsBusOptions,
+  isClosed: () => boolean,
+): Promise<NatsResources> {
   const timeout = options.requestTimeoutMs ?? 5_000;
   const manager = await retryTransient(() => jetstreamManager(connection, { timeout }), { isClosed });
   const duplicateWindow = nanos(options.duplicateWindowMs ?? 60 * 60 * 1_000);
