@@ -7,7 +7,7 @@ import type {
   ToolCall,
   ToolResultMessage,
 } from '@interlude/core';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
@@ -15,22 +15,13 @@ import type {
 import { convertToolResults, convertUserText } from './convert-to-openai-chat-messages.js';
 import { mapOpenAIError, OPENAI_CHAT_LABEL, OPENAI_CHAT_PROVIDER } from './openai-chat-error.js';
 import { buildOpenAIChatRequest, type OpenAIChatSettings } from './openai-chat-request.js';
+import { createOpenAIClient, type OpenAIClientOptions } from './openai-client.js';
 import { parseOpenAIChatResponse } from './parse-openai-chat-response.js';
 import { readOpenAIChatStream } from './parse-openai-chat-stream.js';
 import { readOpenAIChatToolCalls } from './read-openai-chat-tool-calls.js';
 
-export interface OpenAIChatOptions extends OpenAIChatSettings {
-  /** The model name, as the endpoint knows it (an Azure deployment, an OpenRouter slug, an Ollama tag). */
-  model: string;
-  /** Defaults to `OPENAI_API_KEY`, as the SDK does. */
-  apiKey?: string;
-  /** Any Chat Completions–compatible endpoint, including `/v1` (`http://localhost:11434/v1` for Ollama). */
-  baseURL?: string;
-  /** A ready SDK client (`new AzureOpenAI(...)`, one with custom headers or fetch). Wins over `apiKey`/`baseURL`. */
-  client?: OpenAI;
-  /** The SDK's own retries with backoff on 408/409/429/5xx and connection errors. Default 2. */
-  maxRetries?: number;
-}
+/** Everything `openaiChat()` takes: the client (model, key, endpoint, retries) and the request settings. */
+export type OpenAIChatOptions = OpenAIClientOptions & OpenAIChatSettings;
 
 /**
  * The OpenAI Chat Completions tool loop for core: one call per model turn through the official
@@ -49,13 +40,7 @@ export class OpenAIChatAdapter implements ProviderAdapter {
     const { model, apiKey, baseURL, client, maxRetries, ...settings } = options;
     this.model = model;
     this.settings = settings;
-    this.client =
-      client ??
-      new OpenAI({
-        ...(apiKey !== undefined ? { apiKey } : {}),
-        ...(baseURL !== undefined ? { baseURL } : {}),
-        maxRetries: maxRetries ?? 2,
-      });
+    this.client = createOpenAIClient({ apiKey, baseURL, client, maxRetries });
   }
 
   userMessages(text: string): ProviderMessage[] {

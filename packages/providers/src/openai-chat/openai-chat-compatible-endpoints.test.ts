@@ -1,7 +1,7 @@
 import { AzureOpenAI } from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openaiFixtures } from '../testing/openai-fixtures.js';
-import { runToStop } from '../testing/openai-generation-runner.js';
+import { runToStop } from '../testing/run-to-stop.js';
 import { createSupportDesk, SUPPORT_INSTRUCTIONS } from '../testing/support-desk.js';
 import { createWireServer, type WireServer } from '../testing/wire-server.js';
 import { openaiChat } from './openai-chat-adapter.js';
@@ -52,7 +52,7 @@ describe('openaiChat on compatible endpoints', () => {
     });
     server.enqueue('/v1/chat/completions', { sse: chunks, done: true });
 
-    const paused = await runToStop(agent.handle({ ticketId: 42 }), true);
+    const paused = await runToStop(agent.handle({ ticketId: 42 }), { stream: true });
     expect(paused.response.awaitingInput).toBe(true);
     expect(runs.lookup_order).toBe(1);
     const body = server.requests[0]?.body as Record<string, unknown> & { messages: unknown[] };

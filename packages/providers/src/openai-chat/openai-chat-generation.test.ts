@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openaiFixtures } from '../testing/openai-fixtures.js';
-import { runToStop, throughJson } from '../testing/openai-generation-runner.js';
+import { runToStop, throughJson } from '../testing/run-to-stop.js';
 import { createSupportDesk, SUPPORT_INSTRUCTIONS } from '../testing/support-desk.js';
 import { createWireServer, type WireServer } from '../testing/wire-server.js';
 import { openaiChat } from './openai-chat-adapter.js';
@@ -38,7 +38,7 @@ describe.each([false, true])('openaiChat generations (stream: %s)', (stream) => 
     const { agent, runs } = desk();
     server.enqueue(path, reply('refund-tool-calls'), reply('refund-final-text'));
 
-    const paused = await runToStop(agent.handle({ ticketId: 42 }), stream);
+    const paused = await runToStop(agent.handle({ ticketId: 42 }), { stream });
     expect(paused.response.awaitingInput).toBe(true);
     expect(paused.response.inputRequests.map((request) => request.toJSON())).toEqual([
       {
@@ -63,9 +63,12 @@ describe.each([false, true])('openaiChat generations (stream: %s)', (stream) => 
       { role: 'assistant', content: null, tool_calls: storedTurn() },
     ]);
 
-    const done = await runToStop(agent.handle({ ticketId: 42 }), stream, {
-      checkpoint,
-      answers: { call_refund_1: true },
+    const done = await runToStop(agent.handle({ ticketId: 42 }), {
+      stream,
+      resume: {
+        checkpoint,
+        answers: { call_refund_1: true },
+      },
     });
     expect(done.response.awaitingInput).toBe(false);
     expect(done.response.text).toBe('I refunded $25 on order 42.');
@@ -106,10 +109,13 @@ describe.each([false, true])('openaiChat generations (stream: %s)', (stream) => 
   it('decline: the refund never runs and the model reads the refusal in its tool message', async () => {
     const { agent, runs } = desk();
     server.enqueue(path, reply('refund-tool-calls'), reply('declined-final-text'));
-    const paused = await runToStop(agent.handle({ ticketId: 42 }), stream);
-    const done = await runToStop(agent.handle({ ticketId: 42 }), stream, {
-      checkpoint: throughJson(paused.response.checkpoint!),
-      answers: { call_refund_1: false },
+    const paused = await runToStop(agent.handle({ ticketId: 42 }), { stream });
+    const done = await runToStop(agent.handle({ ticketId: 42 }), {
+      stream,
+      resume: {
+        checkpoint: throughJson(paused.response.checkpoint!),
+        answers: { call_refund_1: false },
+      },
     });
     expect(done.response.text).toBe('The refund was declined, so order 42 is unchanged.');
     expect(runs).toMatchObject({ lookup_order: 1, issue_refund: 0 });
@@ -122,15 +128,18 @@ describe.each([false, true])('openaiChat generations (stream: %s)', (stream) => 
   it('approval gate: pauses before close_account runs, and the gate never reaches the API', async () => {
     const { agent, runs } = desk();
     server.enqueue(path, reply('close-account-tool-call'), reply('closed-final-text'));
-    const paused = await runToStop(agent.handle({ ticketId: 7 }), stream);
+    const paused = await runToStop(agent.handle({ ticketId: 7 }), { stream });
     expect(paused.response.inputRequests.map((request) => request.toJSON())).toMatchObject([
       { kind: 'confirm', tool_call_id: 'call_close_1', tool_name: 'close_account', metadata: { approval: true } },
     ]);
     expect(runs.close_account).toBe(0);
 
-    await runToStop(agent.handle({ ticketId: 7 }), stream, {
-      checkpoint: throughJson(paused.response.checkpoint!),
-      answers: { call_close_1: true },
+    await runToStop(agent.handle({ ticketId: 7 }), {
+      stream,
+      resume: {
+        checkpoint: throughJson(paused.response.checkpoint!),
+        answers: { call_close_1: true },
+      },
     });
     expect(runs.close_account).toBe(1);
     for (const body of bodies()) {
@@ -142,10 +151,13 @@ describe.each([false, true])('openaiChat generations (stream: %s)', (stream) => 
   it('a second pause in a later turn replays earlier messages exactly once', async () => {
     const { agent, runs } = desk();
     server.enqueue(path, reply('refund-tool-calls'), reply('close-account-tool-call'), reply('closed-final-text'));
-    const first = await runToStop(agent.handle({ ticketId: 42 }), stream);
-    const second = await runToStop(agent.handle({ ticketId: 42 }), stream, {
-      checkpoint: throughJson(first.response.checkpoint!),
-      answers: { call_refund_1: true },
+    const first = await runToStop(agent.handle({ ticketId: 42 }), { stream });
+    const second = await runToStop(agent.handle({ ticketId: 42 }), {
+      stream,
+      resume: {
+        checkpoint: throughJson(first.response.checkpoint!),
+        answers: { call_refund_1: true },
+      },
     });
     expect(second.response.awaitingInput).toBe(true);
     expect(second.response.checkpoint?.messages.map((message) => label(message as Record<string, unknown>))).toEqual([
@@ -156,9 +168,12 @@ describe.each([false, true])('openaiChat generations (stream: %s)', (stream) => 
       'assistant:close_account',
     ]);
 
-    const done = await runToStop(agent.handle({ ticketId: 42 }), stream, {
-      checkpoint: throughJson(second.response.checkpoint!),
-      answers: { call_close_1: true },
+    const done = await runToStop(agent.handle({ ticketId: 42 }), {
+      stream,
+      resume: {
+        checkpoint: throughJson(second.response.checkpoint!),
+        answers: { call_close_1: true },
+      },
     });
     expect(done.response.text).toBe('Order 42 is refunded and account 7 is closed.');
     expect(runs).toEqual({ lookup_order: 1, issue_refund: 1, close_account: 1 });

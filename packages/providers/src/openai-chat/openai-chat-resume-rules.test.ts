@@ -2,7 +2,7 @@ import { ResumeError } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openaiFixtures } from '../testing/openai-fixtures.js';
 import { createForcedRefundAgent } from '../testing/openai-forced-refund-agent.js';
-import { runToStop, throughJson } from '../testing/openai-generation-runner.js';
+import { runToStop, throughJson } from '../testing/run-to-stop.js';
 import { createWireServer, type WireServer } from '../testing/wire-server.js';
 import { openaiChat } from './openai-chat-adapter.js';
 
@@ -22,12 +22,15 @@ describe.each([false, true])('openaiChat tool choice and resume checks (stream: 
   it('sends a forced tool as {type: function, function: {name}} and clears it after use, across the pause', async () => {
     const { agent, runs } = createForcedRefundAgent(chat(), { type: 'tool', name: 'issue_refund' });
     server.enqueue(path, fixtures.reply('refund-tool-calls', stream), fixtures.reply('refund-final-text', stream));
-    const paused = await runToStop(agent.handle({ ticketId: 42 }), stream);
+    const paused = await runToStop(agent.handle({ ticketId: 42 }), { stream });
     expect(paused.response.checkpoint?.tool_choice_cleared).toBe(true);
 
-    await runToStop(agent.handle({ ticketId: 42 }), stream, {
-      checkpoint: throughJson(paused.response.checkpoint!),
-      answers: { call_refund_1: true },
+    await runToStop(agent.handle({ ticketId: 42 }), {
+      stream,
+      resume: {
+        checkpoint: throughJson(paused.response.checkpoint!),
+        answers: { call_refund_1: true },
+      },
     });
     expect(runs).toEqual({ lookup_order: 1, issue_refund: 1 });
     const [first, resumed] = bodies();
@@ -38,13 +41,13 @@ describe.each([false, true])('openaiChat tool choice and resume checks (stream: 
   it('sends required as is', async () => {
     const { agent } = createForcedRefundAgent(chat(), 'required');
     server.enqueue(path, fixtures.reply('refund-tool-calls', stream));
-    await runToStop(agent.handle({ ticketId: 42 }), stream);
+    await runToStop(agent.handle({ ticketId: 42 }), { stream });
     expect(bodies()[0]?.tool_choice).toBe('required');
   });
 
   it('refuses a checkpoint taken with another model, before any request', async () => {
     server.enqueue(path, fixtures.reply('refund-tool-calls', stream));
-    const paused = await runToStop(createForcedRefundAgent(chat(), 'auto').agent.handle({ ticketId: 42 }), stream);
+    const paused = await runToStop(createForcedRefundAgent(chat(), 'auto').agent.handle({ ticketId: 42 }), { stream });
     const other = createForcedRefundAgent(chat('gpt-4.1-mini'), 'auto').agent;
     const error = await other
       .handle({ ticketId: 42 })

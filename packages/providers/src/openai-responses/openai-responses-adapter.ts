@@ -7,11 +7,12 @@ import type {
   ToolCall,
   ToolResultMessage,
 } from '@interlude/core';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type {
   ResponseCreateParamsNonStreaming,
   ResponseCreateParamsStreaming,
 } from 'openai/resources/responses/responses';
+import { createOpenAIClient, type OpenAIClientOptions } from '../openai-chat/openai-client.js';
 import { convertToolResults, convertUserText } from './convert-to-openai-responses-input.js';
 import { mapOpenAIResponsesError, OPENAI_RESPONSES_PROVIDER } from './openai-responses-error.js';
 import { buildOpenAIResponsesRequest, type OpenAIResponsesSettings } from './openai-responses-request.js';
@@ -19,17 +20,8 @@ import { parseOpenAIResponsesResponse } from './parse-openai-responses-response.
 import { readOpenAIResponsesStream } from './parse-openai-responses-stream.js';
 import { readOpenAIResponsesToolCalls } from './read-openai-responses-items.js';
 
-export interface OpenAIResponsesOptions extends OpenAIResponsesSettings {
-  model: string;
-  /** Defaults to `OPENAI_API_KEY`, as the SDK does. */
-  apiKey?: string;
-  /** Including `/v1`. */
-  baseURL?: string;
-  /** A ready SDK client (`new AzureOpenAI(...)`, custom headers or fetch). Wins over `apiKey`/`baseURL`. */
-  client?: OpenAI;
-  /** The SDK's own retries with backoff on 408/409/429/5xx and connection errors. Default 2. */
-  maxRetries?: number;
-}
+/** Everything `openaiResponses()` takes: the client (model, key, endpoint, retries) and the request settings. */
+export type OpenAIResponsesOptions = OpenAIClientOptions & OpenAIResponsesSettings;
 
 /**
  * The OpenAI Responses tool loop for core. Items are the messages: every output item of a turn
@@ -49,13 +41,7 @@ export class OpenAIResponsesAdapter implements ProviderAdapter {
     const { model, apiKey, baseURL, client, maxRetries, ...settings } = options;
     this.model = model;
     this.settings = settings;
-    this.client =
-      client ??
-      new OpenAI({
-        ...(apiKey !== undefined ? { apiKey } : {}),
-        ...(baseURL !== undefined ? { baseURL } : {}),
-        maxRetries: maxRetries ?? 2,
-      });
+    this.client = createOpenAIClient({ apiKey, baseURL, client, maxRetries });
   }
 
   userMessages(text: string): ProviderMessage[] {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openaiChat } from '../openai-chat/openai-chat-adapter.js';
 import { openaiFixtures } from '../testing/openai-fixtures.js';
 import { createForcedRefundAgent } from '../testing/openai-forced-refund-agent.js';
-import { runToStop, throughJson } from '../testing/openai-generation-runner.js';
+import { runToStop, throughJson } from '../testing/run-to-stop.js';
 import { createWireServer, type WireServer } from '../testing/wire-server.js';
 import { openaiResponses } from './openai-responses-adapter.js';
 
@@ -25,12 +25,15 @@ describe.each([false, true])('openaiResponses tool choice and resume checks (str
   it('sends a forced tool as {type: function, name} and clears it after use, across the pause', async () => {
     const { agent, runs } = createForcedRefundAgent(responses(), { type: 'tool', name: 'issue_refund' });
     server.enqueue(path, fixtures.reply('refund-tool-calls', stream), fixtures.reply('refund-final-text', stream));
-    const paused = await runToStop(agent.handle({ ticketId: 42 }), stream);
+    const paused = await runToStop(agent.handle({ ticketId: 42 }), { stream });
     expect(paused.response.checkpoint?.tool_choice_cleared).toBe(true);
 
-    await runToStop(agent.handle({ ticketId: 42 }), stream, {
-      checkpoint: throughJson(paused.response.checkpoint!),
-      answers: { call_refund_1: true },
+    await runToStop(agent.handle({ ticketId: 42 }), {
+      stream,
+      resume: {
+        checkpoint: throughJson(paused.response.checkpoint!),
+        answers: { call_refund_1: true },
+      },
     });
     expect(runs).toEqual({ lookup_order: 1, issue_refund: 1 });
     const [first, resumed] = bodies();
@@ -42,11 +45,10 @@ describe.each([false, true])('openaiResponses tool choice and resume checks (str
     server.enqueue('/v1/chat/completions', chatFixtures.reply('refund-tool-calls', stream));
     server.enqueue(path, fixtures.reply('refund-tool-calls', stream));
     const chat = openaiChat({ model: 'gpt-5', baseURL: `${server.url}/v1`, apiKey: 'test', maxRetries: 0 });
-    const fromChat = await runToStop(createForcedRefundAgent(chat, 'auto').agent.handle({ ticketId: 42 }), stream);
-    const fromResponses = await runToStop(
-      createForcedRefundAgent(responses(), 'auto').agent.handle({ ticketId: 42 }),
+    const fromChat = await runToStop(createForcedRefundAgent(chat, 'auto').agent.handle({ ticketId: 42 }), { stream });
+    const fromResponses = await runToStop(createForcedRefundAgent(responses(), 'auto').agent.handle({ ticketId: 42 }), {
       stream,
-    );
+    });
 
     const resume = (agent: ReturnType<typeof createForcedRefundAgent>['agent'], checkpoint: unknown) =>
       agent

@@ -1,0 +1,29 @@
+import OpenAI from 'openai';
+
+/** How an OpenAI adapter gets its SDK client: the same for Chat Completions and Responses. */
+export interface OpenAIClientOptions {
+  /** The model name, as the endpoint knows it (an Azure deployment, an OpenRouter slug, an Ollama tag). */
+  model: string;
+  /** Defaults to `OPENAI_API_KEY`, as the SDK does. */
+  apiKey?: string;
+  /** Any compatible endpoint, including `/v1` (`http://localhost:11434/v1` for Ollama). */
+  baseURL?: string;
+  /** A ready SDK client (`new AzureOpenAI(...)`, custom headers or fetch). Wins over `apiKey`, `baseURL` and `maxRetries`. */
+  client?: OpenAI;
+  /** The SDK's own retries with backoff on 408/409/429/5xx and connection errors. Default 2. */
+  maxRetries?: number;
+}
+
+/**
+ * The client an adapter calls through: the one handed in, or an official SDK client built from
+ * the options. Retries stay the SDK's (it honours `retry-after` headers); core never retries a
+ * model call itself.
+ */
+export function createOpenAIClient(options: Omit<OpenAIClientOptions, 'model'>): OpenAI {
+  if (options.client !== undefined) return options.client;
+  return new OpenAI({
+    ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+    ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+    maxRetries: options.maxRetries ?? 2,
+  });
+}
