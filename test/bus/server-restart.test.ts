@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { natsBus } from '@interlude/bus';
-import { sampleEvent, uniqueId } from '@interlude/bus/testing';
+import { createWorker, natsBus } from '@interlude/bus';
+import { eventually, sampleEvent, uniqueId } from '@interlude/bus/testing';
 import { createRuntime } from '@interlude/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, rawStoredEventIds } from '../support/bus-raw-log.js';
@@ -139,6 +139,48 @@ describe('natsBus across a server restart', () => {
         expect(indexes).toEqual(indexes.map((_, position) => position));
       }
     }
+    await runtime.close();
+  }, 60_000);
+
+  it('a worker keeps running jobs through a kill and restart: every job finishes once', async () => {
+    const runtime = createRuntime({
+      bus: natsBus({ servers: server.url, requestTimeoutMs: 1_000, jobAckWaitMs: 5_000, onError: () => undefined }),
+    });
+    const support = defineRefundAgent(runtime, {
+      sideEffectsFile: join(storeDirectory, 'worker-effects.jsonl'),
+      modelDelayMs: 40,
+      lookups: 3,
+    });
+    const outcomes = new Map<string, string[]>();
+    const worker = createWorker({
+      runtime,
+      agents: [support],
+      queue: 'restart',
+      concurrency: 3,
+      onJob: (job, outcome) =>
+        outcomes.set(job.generation_id, [...(outcomes.get(job.generation_id) ?? []), outcome.status]),
+    });
+    await worker.ready;
+    const queued = await Promise.all(
+      Array.from({ length: 6 }, (_, ticketId) =>
+        support.generation('handle', { ticketId }).generateLater({ queue: 'restart' }),
+      ),
+    );
+
+    await sleep(100);
+    await killServer();
+    expect(outcomes.size).toBeLessThan(queued.length);
+    await sleep(700);
+    server = await startNatsServer(storeDirectory, port);
+    await eventually(() => outcomes.size === queued.length, 'every job after the restart', 30_000);
+
+    for (const { generationId } of queued) {
+      expect(outcomes.get(generationId)).toEqual(['awaiting_input']);
+      const log = await runtime.bus.events(generationId);
+      expect(log.at(-1)?.event).toBe('input_requested');
+      expect(new Set(log.map((event) => event.id)).size).toBe(log.length);
+    }
+    await worker.stop();
     await runtime.close();
   }, 60_000);
 });
