@@ -104,4 +104,24 @@ describe('pause in one process, resume in another', () => {
       ['issue_refund', doomed.process.pid],
     ]);
   });
+
+  it('SIGTERM drains a worker: the running job finishes and is acknowledged before the process exits', async () => {
+    const queue = uniqueId('queue');
+    const draining = worker(queue, { MODEL_DELAY_MS: '600', JOB_ACK_WAIT_MS: '1000' });
+    const { support } = localRuntime();
+    await draining.waitForLine(/^ready$/);
+    const { generationId } = await support.generation('handle', { ticketId: 7 }).generateLater({ queue });
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the job is in its first model call
+    const exited = new Promise<number | null>((resolve) => draining.process.once('exit', resolve));
+    draining.process.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(draining.lines).toContain(`job awaiting_input ${generationId}`);
+
+    // Acknowledged: a worker started after the ack wait gets nothing to redo.
+    const next = worker(queue, { JOB_ACK_WAIT_MS: '1000' });
+    await next.waitForLine(/^ready$/);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(next.lines.filter((line) => line.startsWith('job '))).toEqual([]);
+    expect((await sideEffects()).map((effect) => effect.tool)).toEqual(['lookup_order']);
+  });
 });
