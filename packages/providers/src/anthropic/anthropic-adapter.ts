@@ -18,6 +18,7 @@ import type { AnthropicServerTool } from './anthropic-prepare-tools.js';
 import { type AnthropicRequestSettings, buildAnthropicRequest } from './build-anthropic-request.js';
 import {
   readAnthropicToolCalls,
+  toAnthropicAssistantMessages,
   toAnthropicToolResultMessages,
   toAnthropicUserMessages,
 } from './convert-to-anthropic-messages.js';
@@ -71,6 +72,10 @@ export class AnthropicAdapter implements ProviderAdapter {
 
   userMessages(text: string): ProviderMessage[] {
     return toAnthropicUserMessages(text);
+  }
+
+  assistantMessages(text: string): ProviderMessage[] {
+    return toAnthropicAssistantMessages(text);
   }
 
   toolResultMessages(results: readonly ToolResultMessage[]): ProviderMessage[] {

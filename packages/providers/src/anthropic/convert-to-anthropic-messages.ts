@@ -23,6 +23,11 @@ export function toAnthropicUserMessages(text: string): StoredAnthropicMessage[] 
   return [{ role: 'user', content: text }];
 }
 
+/** A stored conversation's earlier answer, replayed as a plain assistant turn (`hasContext`). */
+export function toAnthropicAssistantMessages(text: string): StoredAnthropicMessage[] {
+  return [{ role: 'assistant', content: [{ type: 'text', text }] }];
+}
+
 /**
  * One turn's results as ONE user message of `tool_result` blocks, in call order: the API
  * wants every result of an assistant turn in the next user message, and nothing else first.

@@ -18,6 +18,11 @@ export function convertUserText(text: string): ChatCompletionUserMessageParam[] 
   return [{ role: 'user', content: text }];
 }
 
+/** A stored conversation's earlier answer, replayed as a plain assistant message (`hasContext`). */
+export function convertAssistantText(text: string): ChatCompletionAssistantMessageParam[] {
+  return [{ role: 'assistant', content: text }];
+}
+
 /**
  * One `role: "tool"` message per result, in the order the model asked for the calls: Chat
  * Completions matches results to calls by `tool_call_id` and wants every call answered before the

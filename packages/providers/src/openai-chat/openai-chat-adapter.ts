@@ -12,7 +12,7 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
-import { convertToolResults, convertUserText } from './convert-to-openai-chat-messages.js';
+import { convertAssistantText, convertToolResults, convertUserText } from './convert-to-openai-chat-messages.js';
 import { mapOpenAIError, OPENAI_CHAT_LABEL, OPENAI_CHAT_PROVIDER } from './openai-chat-error.js';
 import { buildOpenAIChatRequest, type OpenAIChatSettings } from './openai-chat-request.js';
 import { createOpenAIClient, type OpenAIClientOptions } from './openai-client.js';
@@ -45,6 +45,10 @@ export class OpenAIChatAdapter implements ProviderAdapter {
 
   userMessages(text: string): ProviderMessage[] {
     return convertUserText(text);
+  }
+
+  assistantMessages(text: string): ProviderMessage[] {
+    return convertAssistantText(text);
   }
 
   toolResultMessages(results: readonly ToolResultMessage[]): ProviderMessage[] {

@@ -10,6 +10,11 @@ export function convertUserText(text: string): EasyInputMessage[] {
   return [{ role: 'user', content: text }];
 }
 
+/** A stored conversation's earlier answer, replayed as an assistant input message (`hasContext`). */
+export function convertAssistantText(text: string): EasyInputMessage[] {
+  return [{ role: 'assistant', content: text }];
+}
+
 /**
  * One `function_call_output` item per result, in the order the model asked for the calls, each
  * naming its `call_id`. They follow the turn's items (reasoning, function calls) unchanged.

@@ -13,7 +13,7 @@ import type {
   ResponseCreateParamsStreaming,
 } from 'openai/resources/responses/responses';
 import { createOpenAIClient, type OpenAIClientOptions } from '../openai-chat/openai-client.js';
-import { convertToolResults, convertUserText } from './convert-to-openai-responses-input.js';
+import { convertAssistantText, convertToolResults, convertUserText } from './convert-to-openai-responses-input.js';
 import { mapOpenAIResponsesError, OPENAI_RESPONSES_PROVIDER } from './openai-responses-error.js';
 import { buildOpenAIResponsesRequest, type OpenAIResponsesSettings } from './openai-responses-request.js';
 import { parseOpenAIResponsesResponse } from './parse-openai-responses-response.js';
@@ -46,6 +46,10 @@ export class OpenAIResponsesAdapter implements ProviderAdapter {
 
   userMessages(text: string): ProviderMessage[] {
     return convertUserText(text);
+  }
+
+  assistantMessages(text: string): ProviderMessage[] {
+    return convertAssistantText(text);
   }
 
   toolResultMessages(results: readonly ToolResultMessage[]): ProviderMessage[] {
