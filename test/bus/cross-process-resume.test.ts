@@ -32,6 +32,14 @@ async function sideEffects(): Promise<SideEffect[]> {
     .map((line) => JSON.parse(line) as SideEffect);
 }
 
+async function untilFileHasText(path: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await readFile(path, 'utf8').catch(() => '')) === '') {
+    if (Date.now() > deadline) throw new Error(`${path} stayed empty for ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 function worker(queue: string, extra: Record<string, string> = {}): ChildScript {
   const child = startScript('bus-worker-process.ts', {
     NATS_URL: inject('natsUrl'),
@@ -84,11 +92,7 @@ describe('pause in one process, resume in another', () => {
     await runtime.answerLater(paused.generationId, { call_refund: true }, { queue });
 
     // The doomed worker refunded, logged it, and now hangs on the model call that follows.
-    const deadline = Date.now() + 20_000;
-    while ((await readFile(stallFile, 'utf8').catch(() => '')) === '') {
-      if (Date.now() > deadline) throw new Error('the first worker never reached the model call after the refund');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await untilFileHasText(stallFile);
     await doomed.stop('SIGKILL');
 
     const rescuer = worker(queue, { JOB_ACK_WAIT_MS: '1500' });
@@ -107,11 +111,12 @@ describe('pause in one process, resume in another', () => {
 
   it('SIGTERM drains a worker: the running job finishes and is acknowledged before the process exits', async () => {
     const queue = uniqueId('queue');
-    const draining = worker(queue, { MODEL_DELAY_MS: '600', JOB_ACK_WAIT_MS: '1000' });
+    const modelCalls = join(directory, 'model-calls');
+    const draining = worker(queue, { MODEL_DELAY_MS: '600', MODEL_CALLS_FILE: modelCalls, JOB_ACK_WAIT_MS: '1000' });
     const { support } = localRuntime();
     await draining.waitForLine(/^ready$/);
     const { generationId } = await support.generation('handle', { ticketId: 7 }).generateLater({ queue });
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the job is in its first model call
+    await untilFileHasText(modelCalls); // the job is in its first model call
     const exited = new Promise<number | null>((resolve) => draining.process.once('exit', resolve));
     draining.process.kill('SIGTERM');
     expect(await exited).toBe(0);

@@ -15,6 +15,8 @@ export interface RefundAgentOptions {
   sideEffectsFile: string;
   /** Hang forever on the model call that follows the refund, after writing `stalled` to this file. */
   stallFile?: string;
+  /** Each model call appends a line here as it starts, so a test knows a job is under way. */
+  modelCallsFile?: string;
   /** Wait this long before each model answer, so a generation takes time to run. */
   modelDelayMs?: number;
   /** Model→tool rounds of `lookup_order` before the refund, so a generation has many events. */
@@ -50,6 +52,7 @@ function refundModel(options: RefundAgentOptions): ProviderAdapter {
   return {
     ...scripted,
     async call(request, callOptions) {
+      if (options.modelCallsFile !== undefined) appendFileSync(options.modelCallsFile, 'call\n');
       if (options.modelDelayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, options.modelDelayMs));
       const afterRefund = JSON.stringify(request.messages).includes('"tool_use_id":"call_refund"');
       if (options.stallFile !== undefined && afterRefund) {

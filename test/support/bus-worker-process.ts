@@ -1,7 +1,8 @@
 /**
  * A worker in its own process, for cross-process bus tests:
  * `node --import tsx test/support/bus-worker-process.ts` with the settings in env:
- * NATS_URL, QUEUE, SIDE_EFFECTS_FILE, and optionally STALL_FILE, MODEL_DELAY_MS, JOB_ACK_WAIT_MS.
+ * NATS_URL, QUEUE, SIDE_EFFECTS_FILE, and optionally STALL_FILE, MODEL_DELAY_MS,
+ * MODEL_CALLS_FILE, JOB_ACK_WAIT_MS.
  * Prints `ready` once it consumes the queue, one `job <status> <generation_id>` line per job,
  * and drains on SIGTERM.
  */
@@ -26,6 +27,7 @@ const support = defineRefundAgent(runtime, {
   sideEffectsFile: required('SIDE_EFFECTS_FILE'),
   ...(process.env.STALL_FILE !== undefined && { stallFile: process.env.STALL_FILE }),
   ...(process.env.MODEL_DELAY_MS !== undefined && { modelDelayMs: Number(process.env.MODEL_DELAY_MS) }),
+  ...(process.env.MODEL_CALLS_FILE !== undefined && { modelCallsFile: process.env.MODEL_CALLS_FILE }),
 });
 const worker = createWorker({
   runtime,
