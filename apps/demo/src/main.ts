@@ -1,31 +1,30 @@
 /**
- * Placeholder demo until the support-desk page lands: runs the refund scenario in the terminal
- * with the scripted model, pauses for approval, resumes from the JSON checkpoint and prints every
- * transition the bus carried.
+ * The Interlude demo: a support desk where agents stop to ask a person and carry on once
+ * answered. `pnpm demo` starts it with embedded defaults (memory bus, in-process worker, memory
+ * context store, a local scripted model speaking the Anthropic wire format) and prints the URL.
  */
-import { createRuntime, defineAgent } from '@interlude/core';
-import { createRefundScenario, scriptedProvider } from '@interlude/core/testing';
+import { readDemoConfig } from './config/read-demo-config.js';
+import { createDesk } from './desk/create-desk.js';
+import { startDemoServer } from './server/start-demo-server.js';
 
-const runtime = createRuntime();
-await runtime.bus.subscribe({}, (event) => {
-  console.log(`  event  ${event.event.padEnd(20)} ${event.generation_id}`);
-});
-const scenario = createRefundScenario();
-const support = defineAgent({
-  name: 'support',
-  runtime,
-  provider: scriptedProvider(scenario.replies),
-  instructions: 'You resolve support tickets.',
-  actions: { handle: scenario.action },
-});
+const config = readDemoConfig();
+const desk = await createDesk(config);
+const server = await startDemoServer(desk, { host: config.host, port: config.port });
 
-console.log('Interlude demo (terminal): a refund that waits for a person\n');
-const paused = await support.handle({ ticketId: 42 }).generateNow();
-await new Promise((resolve) => setTimeout(resolve, 10));
-for (const request of paused.inputRequests) console.log(`\n  paused: ${request.prompt} (call ${request.toolCallId})`);
-const checkpoint = JSON.stringify(paused.checkpoint);
-console.log(`  checkpoint: ${checkpoint.length} bytes of JSON\n\n  a person answers: yes\n`);
-const done = await support.handle({ ticketId: 42 }).resumeNow({ checkpoint: JSON.parse(checkpoint), answers: { call_refund: true } });
-await new Promise((resolve) => setTimeout(resolve, 10));
-console.log(`\n  final answer: ${done.text}`);
-console.log(`  tool runs: lookup_order ${scenario.runs.lookup_order}, issue_refund ${scenario.runs.issue_refund}`);
+console.log('Interlude demo: a support desk where agents pause to ask a person\n');
+for (const line of desk.defaults) console.log(`  ${line}`);
+console.log(`\n  Open ${server.url}`);
+console.log(
+  '  Terminal: pnpm --filter @interlude/demo cli pending | answer <generation> <call> <value> | replay <generation> | tail\n',
+);
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  await server.close();
+  await desk.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());

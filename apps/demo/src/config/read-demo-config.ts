@@ -1,0 +1,40 @@
+/** What the environment chose; every field has an embedded default so one command starts the demo. */
+export interface DemoConfig {
+  port: number;
+  host: string;
+  /** `NATS_URL`: the bus goes over NATS JetStream instead of staying in this process. */
+  natsUrl: string | undefined;
+  /** Which model answers: the local scripted one unless an API key is set. */
+  model:
+    | { kind: 'scripted' }
+    | { kind: 'anthropic'; model: string; apiKey: string }
+    | { kind: 'openai'; model: string; apiKey: string };
+}
+
+/** Reads `PORT`, `NATS_URL`, `ANTHROPIC_API_KEY` / `OPENAI_API_KEY` (and `*_MODEL`) from `environment`. */
+export function readDemoConfig(environment: NodeJS.ProcessEnv = process.env): DemoConfig {
+  const port = Number(environment.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`PORT must be a port number`);
+  return {
+    port,
+    host: environment.HOST ?? '127.0.0.1',
+    natsUrl: nonEmpty(environment.NATS_URL),
+    model: chooseModel(environment),
+  };
+}
+
+function chooseModel(environment: NodeJS.ProcessEnv): DemoConfig['model'] {
+  const anthropicKey = nonEmpty(environment.ANTHROPIC_API_KEY);
+  if (anthropicKey !== undefined) {
+    return { kind: 'anthropic', apiKey: anthropicKey, model: environment.ANTHROPIC_MODEL ?? 'claude-sonnet-4-5' };
+  }
+  const openaiKey = nonEmpty(environment.OPENAI_API_KEY);
+  if (openaiKey !== undefined) {
+    return { kind: 'openai', apiKey: openaiKey, model: environment.OPENAI_MODEL ?? 'gpt-4.1-mini' };
+  }
+  return { kind: 'scripted' };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}

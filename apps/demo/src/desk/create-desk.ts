@@ -1,0 +1,71 @@
+import { createWorker, memoryBus, natsBus, type Worker } from '@interlude/bus';
+import { type AgentBase, createRuntime, hasContext, memoryContextStore, type Runtime } from '@interlude/core';
+import { openTelemetry } from '@interlude/telemetry';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import type { DemoConfig } from '../config/read-demo-config.js';
+import { chooseProvider } from '../model/choose-provider.js';
+import { SpanCollector } from '../tracing/span-collector.js';
+import { createBillingAgents } from './billing-agents.js';
+import { createDeployAgent } from './deploy-agent.js';
+import { createRefundAgent } from './refund-agent.js';
+import { createTriageAgent } from './triage-agent.js';
+
+/** The queue the desk's worker serves; runs and resumes are jobs on it. */
+export const DESK_QUEUE = 'agents';
+
+/** Everything the support desk runs on, wired once at start. */
+export interface Desk {
+  runtime: Runtime;
+  agents: ReadonlyMap<string, AgentBase>;
+  worker: Worker;
+  spans: SpanCollector;
+  contextStore: ReturnType<typeof memoryContextStore>;
+  /** One line per default in use, for the start banner. */
+  defaults: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Wires the desk: the bus (memory, or NATS with `NATS_URL`), OpenTelemetry into an in-memory
+ * span collector (the page's trace view), the memory context store, the model, the five agents
+ * and an in-process worker that runs every queued run and resume.
+ */
+export async function createDesk(config: DemoConfig): Promise<Desk> {
+  const bus = config.natsUrl === undefined ? memoryBus() : natsBus({ servers: config.natsUrl, name: 'interlude-demo' });
+  const spans = new SpanCollector();
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [spans] });
+  // captureContent shows tool arguments and results in the trace view; secrets are [FILTERED].
+  const runtime = createRuntime({ bus, telemetry: openTelemetry({ tracerProvider, captureContent: true }) });
+  const contextStore = memoryContextStore();
+  const context = hasContext<{ ticketId: number }>(contextStore, {
+    contextual: ({ ticketId }) => `ticket:${ticketId}`,
+  });
+  const model = await chooseProvider(config.model);
+  const shared = { runtime, provider: model.provider, context };
+  const { manager, billing } = createBillingAgents(shared);
+  const agents = [createRefundAgent(shared), createTriageAgent(shared), createDeployAgent(shared), manager, billing];
+  const worker = createWorker({ runtime, agents, queue: DESK_QUEUE, concurrency: 4 });
+  await worker.ready;
+  return {
+    runtime,
+    agents: new Map(agents.map((agent) => [agent.name, agent])),
+    worker,
+    spans,
+    contextStore,
+    defaults: [
+      config.natsUrl === undefined
+        ? 'bus: memory (in this process; set NATS_URL to use NATS JetStream)'
+        : `bus: NATS JetStream at ${config.natsUrl}`,
+      `worker: in-process, queue "${DESK_QUEUE}", 4 jobs at a time`,
+      'context store: memory (one conversation per ticket)',
+      'telemetry: OpenTelemetry spans kept in memory for the trace view',
+      `model: ${model.description}`,
+    ],
+    async close() {
+      await worker.stop();
+      await runtime.close();
+      await model.close();
+      await tracerProvider.shutdown();
+    },
+  };
+}

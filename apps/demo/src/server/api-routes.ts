@@ -1,0 +1,99 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ResumeError } from '@interlude/core';
+import { DESK_QUEUE, type Desk } from '../desk/create-desk.js';
+import { findTicket, TICKETS } from '../desk/tickets.js';
+import { buildTraceRuns } from '../tracing/trace-tree.js';
+import type { QuestionAnswerer } from './answer-question.js';
+import { streamEvents } from './event-stream.js';
+import type { GenerationRegistry } from './generation-registry.js';
+import { HttpError, readJson, sendJson } from './http-helpers.js';
+
+/** What the API routes work with. */
+export interface ApiContext {
+  desk: Desk;
+  registry: GenerationRegistry;
+  answerer: QuestionAnswerer;
+}
+
+/**
+ * The desk's JSON API, used by the page and the terminal client alike. Returns false when the
+ * path is not an API route. Nothing here echoes an answer back: the answers route replies with
+ * how the generation resumed, never with the value.
+ */
+export async function handleApi(
+  context: ApiContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<boolean> {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const method = request.method ?? 'GET';
+  const parts = url.pathname.split('/').filter(Boolean);
+  if (parts[0] !== 'api') return false;
+  const [, resource, id, sub] = parts;
+  try {
+    if (method === 'GET' && resource === 'events' && id === undefined) {
+      await streamEvents(context.desk.runtime.bus, request, response);
+    } else if (method === 'GET' && resource === 'tickets' && id === undefined) {
+      sendJson(response, 200, listTickets(context));
+    } else if (method === 'POST' && resource === 'tickets' && id !== undefined && sub === 'run') {
+      sendJson(response, 202, await runTicket(context, Number(id)));
+    } else if (method === 'GET' && resource === 'generations' && id === undefined) {
+      sendJson(response, 200, context.registry.list());
+    } else if (method === 'GET' && resource === 'generations' && id !== undefined && sub === undefined) {
+      const summary = context.registry.get(id);
+      if (summary === undefined) throw new HttpError(404, `No generation ${id}`);
+      sendJson(response, 200, summary);
+    } else if (method === 'GET' && resource === 'generations' && id !== undefined && sub === 'events') {
+      sendJson(response, 200, await context.desk.runtime.bus.events(id));
+    } else if (method === 'GET' && resource === 'generations' && id !== undefined && sub === 'trace') {
+      sendJson(response, 200, buildTraceRuns(context.desk.spans.runsOf(id)));
+    } else if (method === 'POST' && resource === 'generations' && id !== undefined && sub === 'answers') {
+      const body = await readJson(request);
+      if (typeof body.toolCallId !== 'string') throw new HttpError(400, 'toolCallId is required');
+      sendJson(response, 200, await context.answerer.answer(id, body.toolCallId, body.value));
+    } else if (method === 'GET' && resource === 'pending') {
+      sendJson(response, 200, context.registry.pending());
+    } else {
+      throw new HttpError(404, `No route ${method} ${url.pathname}`);
+    }
+  } catch (error) {
+    sendError(response, error);
+  }
+  return true;
+}
+
+function listTickets(context: ApiContext) {
+  return TICKETS.map((ticket) => ({
+    ...ticket,
+    storedMessages: context.desk.contextStore.contexts.get(`ticket:${ticket.id}`)?.messages.length ?? 0,
+  }));
+}
+
+/** Queues a run of the ticket's agent for the worker; its events then tell the rest. */
+async function runTicket(context: ApiContext, ticketId: number) {
+  const ticket = findTicket(ticketId);
+  const agent = context.desk.agents.get(ticket.agent);
+  if (agent === undefined) throw new HttpError(500, `No agent ${ticket.agent}`);
+  const generation = agent.generation(ticket.action, { ticketId });
+  const { generationId } = await generation.generateLater({ queue: DESK_QUEUE });
+  context.registry.expect(generationId, ticket.agent, ticket.action, ticketId);
+  return { generationId, ticketId, agent: ticket.agent, action: ticket.action };
+}
+
+function sendError(response: ServerResponse, error: unknown): void {
+  if (response.headersSent) {
+    response.end();
+    return;
+  }
+  if (error instanceof HttpError) {
+    sendJson(response, error.status, { error: error.message });
+  } else if (ResumeError.isInstance(error)) {
+    const status = error.code === 'not_found' || error.code === 'unknown_call' ? 404 : 409;
+    sendJson(response, status, { error: error.message, code: error.code });
+  } else if (error instanceof TypeError) {
+    sendJson(response, 400, { error: error.message });
+  } else {
+    console.error('[demo] request failed:', error instanceof Error ? error.message : error);
+    sendJson(response, 500, { error: 'Internal error' });
+  }
+}

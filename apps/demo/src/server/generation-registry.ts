@@ -1,0 +1,135 @@
+import type { Bus, ChoiceOption, GenerationEvent, InputRequestKind, Subscription } from '@interlude/core';
+
+/** A question a paused generation waits on, as the page and the terminal client list it. */
+export interface PendingQuestion {
+  generationId: string;
+  agent: string;
+  toolCallId: string;
+  toolName: string;
+  kind: InputRequestKind;
+  prompt: string;
+  options?: ChoiceOption[];
+  arguments?: unknown;
+  /** An approval gate's question (`requiresApproval`) rather than the tool's own. */
+  approval: boolean;
+  askedAt: string;
+}
+
+export type GenerationStatus = 'queued' | 'running' | 'awaiting_input' | 'completed' | 'failed' | 'tool_turns_exceeded';
+
+/** What the desk knows about one generation, built only from its bus events. */
+export interface GenerationSummary {
+  generationId: string;
+  agent: string;
+  action: string;
+  ticketId: number | undefined;
+  status: GenerationStatus;
+  text?: string;
+  error?: string;
+  pending: PendingQuestion[];
+  updatedAt: string;
+}
+
+/**
+ * Follows every transition on the bus and keeps a summary per generation: its status, final
+ * answer and open questions. It holds nothing the events do not carry, so it works the same for
+ * generations run by this process, its worker, or another process on the same NATS.
+ */
+export class GenerationRegistry {
+  readonly #generations = new Map<string, GenerationSummary>();
+  #subscription: Subscription | undefined;
+
+  async follow(bus: Bus): Promise<void> {
+    this.#subscription = await bus.subscribe({}, (event) => this.apply(event));
+  }
+
+  async stop(): Promise<void> {
+    await this.#subscription?.unsubscribe();
+  }
+
+  /** Records a generation the desk has just queued, before its first event arrives. */
+  expect(generationId: string, agent: string, action: string, ticketId: number): void {
+    this.#generations.set(generationId, {
+      generationId,
+      agent,
+      action,
+      ticketId,
+      status: 'queued',
+      pending: [],
+      updatedAt: new Date().toISOString(),
+    });
+  }
+
+  apply(event: GenerationEvent): void {
+    const summary = this.#summaryFor(event);
+    summary.updatedAt = event.time;
+    if (event.event === 'started') {
+      summary.ticketId ??= ticketIdIn(event.data.messages);
+      summary.status = 'running';
+    } else if (event.event === 'input_requested') {
+      summary.status = 'awaiting_input';
+      summary.pending = event.data.input_requests.map((request) => ({
+        generationId: event.generation_id,
+        agent: event.agent,
+        toolCallId: request.tool_call_id ?? '',
+        toolName: request.tool_name ?? '',
+        kind: request.kind,
+        prompt: request.prompt,
+        ...(request.options !== undefined && { options: request.options }),
+        ...(request.arguments !== undefined && { arguments: request.arguments }),
+        approval: request.metadata?.approval === true,
+        askedAt: event.time,
+      }));
+    } else if (event.event === 'resumed') {
+      summary.status = 'running';
+      summary.pending = [];
+    } else if (event.event === 'completed') {
+      summary.status = 'completed';
+      summary.text = event.data.text;
+    } else if (event.event === 'failed') {
+      summary.status = 'failed';
+      summary.error = event.data.error.message;
+      summary.pending = [];
+    } else if (event.event === 'tool_turns_exceeded') {
+      summary.status = 'tool_turns_exceeded';
+    }
+  }
+
+  get(generationId: string): GenerationSummary | undefined {
+    return this.#generations.get(generationId);
+  }
+
+  /** Every generation, most recently changed first. */
+  list(): GenerationSummary[] {
+    return [...this.#generations.values()].sort((left, right) => right.updatedAt.localeCompare(left.updatedAt));
+  }
+
+  /** Every open question across generations, oldest first: the queue a person works through. */
+  pending(): PendingQuestion[] {
+    return this.list()
+      .flatMap((summary) => summary.pending)
+      .sort((left, right) => left.askedAt.localeCompare(right.askedAt));
+  }
+
+  #summaryFor(event: GenerationEvent): GenerationSummary {
+    let summary = this.#generations.get(event.generation_id);
+    if (summary === undefined) {
+      summary = {
+        generationId: event.generation_id,
+        agent: event.agent,
+        action: event.action,
+        ticketId: undefined,
+        status: 'running',
+        pending: [],
+        updatedAt: event.time,
+      };
+      this.#generations.set(event.generation_id, summary);
+    }
+    return summary;
+  }
+}
+
+function ticketIdIn(messages: unknown): number | undefined {
+  const match = /ticket #(\d+)/.exec(JSON.stringify(messages));
+  return match ? Number(match[1]) : undefined;
+}

@@ -1,0 +1,46 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DESK_QUEUE, type Desk } from '../desk/create-desk.js';
+import { QuestionAnswerer } from './answer-question.js';
+import { handleApi } from './api-routes.js';
+import { GenerationRegistry } from './generation-registry.js';
+import { sendJson } from './http-helpers.js';
+import { serveStatic } from './static-files.js';
+
+/** The running page and API. */
+export interface DemoServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Serves the page and the API over the desk on `host:port` (0 picks a free port). */
+export async function startDemoServer(desk: Desk, options: { host: string; port: number }): Promise<DemoServer> {
+  const registry = new GenerationRegistry();
+  await registry.follow(desk.runtime.bus);
+  const context = { desk, registry, answerer: new QuestionAnswerer(desk.runtime, DESK_QUEUE) };
+  const server = createServer((request, response) => {
+    void (async () => {
+      const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+      if (await handleApi(context, request, response)) return;
+      if (request.method === 'GET' && (await serveStatic(path, response))) return;
+      sendJson(response, 404, { error: `Not found: ${path}` });
+    })().catch((error: unknown) => {
+      console.error('[demo] request failed:', error instanceof Error ? error.message : error);
+      if (!response.headersSent) sendJson(response, 500, { error: 'Internal error' });
+    });
+  });
+  server.listen(options.port, options.host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host}:${port}`,
+    server,
+    async close() {
+      await registry.stop();
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
