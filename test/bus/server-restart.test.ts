@@ -79,7 +79,7 @@ describe('natsBus across a server restart', () => {
       }
     });
 
-    await sleep(150);
+    await eventually(() => stored >= generations.length, 'the first events to be stored');
     await killServer();
     const storedBeforeKill = stored;
     await sleep(700);
@@ -113,7 +113,11 @@ describe('natsBus across a server restart', () => {
       return { generationId: paused.generationId, status: done.status };
     });
 
-    await sleep(120);
+    let effectsSoFar = 0;
+    while (effectsSoFar === 0) {
+      await sleep(10);
+      effectsSoFar = await effectCount();
+    }
     await killServer();
     // The generations were under way when the server died: some tools ran, none had finished.
     const effectsAtKill = await effectCount();
