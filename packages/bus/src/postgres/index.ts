@@ -1,0 +1,6 @@
+export {
+  type PostgresConnection,
+  type PostgresContextStore,
+  type PostgresContextStoreOptions,
+  postgresContextStore,
+} from './postgres-context-store.js';
