@@ -42,9 +42,9 @@ describe('an MCP server over stdio', () => {
   it('approved, the call runs once on a server started again for the resume', async () => {
     const { agent, provider } = ticketAgent(gatedTickets);
     const paused = await agent.handle({ ticketId: 7 }).generateNow();
-    const done = await agent
-      .handle({ ticketId: 7 })
-      .resumeNow({ checkpoint: paused.checkpoint!, answers: { call_close: true } });
+    // The checkpoint as a database gives it back: plain JSON.
+    const checkpoint = JSON.parse(JSON.stringify(paused.checkpoint));
+    const done = await agent.handle({ ticketId: 7 }).resumeNow({ checkpoint, answers: { call_close: true } });
 
     expect(done.text).toBe('Ticket 7 is closed.');
     expect(await server.calls()).toEqual([
