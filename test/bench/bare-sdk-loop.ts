@@ -1,0 +1,123 @@
+import OpenAI from 'openai';
+import type {
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import { ticketMessage } from './refund-chat-responder.js';
+import {
+  createRefundWork,
+  issueRefundInput,
+  lookupOrderInput,
+  type RefundWork,
+  SUPPORT_INSTRUCTIONS,
+} from './refund-work.js';
+
+const TOOLS: ChatCompletionFunctionTool[] = [
+  {
+    type: 'function',
+    function: {
+      name: 'lookup_order',
+      description: 'Find an order by id',
+      parameters: {
+        type: 'object',
+        properties: { order_id: { type: 'number' } },
+        required: ['order_id'],
+        additionalProperties: false,
+      },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'issue_refund',
+      description: 'Refund part of an order',
+      parameters: {
+        type: 'object',
+        properties: { order_id: { type: 'number' }, amount: { type: 'number' } },
+        required: ['order_id', 'amount'],
+        additionalProperties: false,
+      },
+    },
+  },
+];
+
+/** What the hand-written loop keeps while it waits for the person: its own "checkpoint". */
+interface PausedState {
+  messages: ChatCompletionMessageParam[];
+  calls: ChatCompletionMessageFunctionToolCall[];
+  results: Record<string, unknown>;
+  pending: string[];
+}
+
+/** One finished cycle of the bare loop: what the person was asked, and the final answer. */
+export interface BareCycle {
+  prompt: string;
+  pausedBytes: number;
+  text: string;
+}
+
+/**
+ * The baseline: the refund scenario written by hand on the bare `openai` SDK, the least a
+ * developer could write for the same behaviour. Call the model, run `lookup_order`, hold
+ * `issue_refund` for a person, `JSON.stringify` the state, then parse it, refund, send every
+ * result back in call order and read the final answer.
+ */
+export function createBareSdkLoop(baseURL: string): { work: RefundWork; cycle(ticketId: number): Promise<BareCycle> } {
+  const client = new OpenAI({ apiKey: 'bench', baseURL, maxRetries: 0 });
+  const work = createRefundWork();
+  const model = 'gpt-4.1-bench';
+
+  async function pause(ticketId: number): Promise<{ saved: string; prompt: string }> {
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'developer', content: SUPPORT_INSTRUCTIONS },
+      { role: 'user', content: ticketMessage(ticketId) },
+    ];
+    const completion = await client.chat.completions.create({ model, messages, tools: TOOLS });
+    const message = completion.choices[0]?.message;
+    if (message === undefined) throw new Error('The model sent no choice');
+    messages.push(message);
+    const calls = (message.tool_calls ?? []).filter((call) => call.type === 'function');
+    const results: Record<string, unknown> = {};
+    const pending: string[] = [];
+    let prompt = '';
+    for (const call of calls) {
+      const input: unknown = JSON.parse(call.function.arguments);
+      if (call.function.name === 'lookup_order') results[call.id] = work.lookupOrder(lookupOrderInput.parse(input));
+      else if (call.function.name === 'issue_refund') {
+        const refund = issueRefundInput.parse(input);
+        prompt = `Refund $${refund.amount} on order ${refund.order_id}?`;
+        pending.push(call.id);
+      }
+    }
+    const state: PausedState = { messages: messages.slice(1), calls, results, pending };
+    return { saved: JSON.stringify(state), prompt };
+  }
+
+  async function resume(saved: string, approved: boolean): Promise<string> {
+    const state = JSON.parse(saved) as PausedState;
+    for (const call of state.calls) {
+      if (!state.pending.includes(call.id)) continue;
+      const input = issueRefundInput.parse(JSON.parse(call.function.arguments));
+      state.results[call.id] = approved ? work.issueRefund(input) : { error: 'declined by user' };
+    }
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'developer', content: SUPPORT_INSTRUCTIONS },
+      ...state.messages,
+    ];
+    for (const call of state.calls) {
+      messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(state.results[call.id]) });
+    }
+    const completion = await client.chat.completions.create({ model, messages, tools: TOOLS });
+    return completion.choices[0]?.message.content ?? '';
+  }
+
+  return {
+    work,
+    async cycle(ticketId) {
+      const { saved, prompt } = await pause(ticketId);
+      const text = await resume(saved, true);
+      return { prompt, pausedBytes: Buffer.byteLength(saved), text };
+    },
+  };
+}

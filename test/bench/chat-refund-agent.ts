@@ -1,0 +1,56 @@
+import { type AgentBase, defineAgent, InputRequest, type Runtime, tool } from '@interlude/core';
+import { openaiChat } from '@interlude/providers/openai-chat';
+import { ticketMessage } from './refund-chat-responder.js';
+import {
+  createRefundWork,
+  issueRefundInput,
+  lookupOrderInput,
+  type RefundWork,
+  SUPPORT_INSTRUCTIONS,
+} from './refund-work.js';
+
+export interface TicketParams {
+  ticketId: number;
+  /** Single lookups before the refund turn: how the checkpoint benchmark grows a conversation. */
+  lookups?: number;
+}
+
+/**
+ * The refund scenario as a user writes it with Interlude, on `openaiChat()` pointed at the
+ * benchmark's wire server: `lookup_order` runs, `issue_refund` asks to confirm first.
+ */
+export function defineChatRefundAgent(runtime: Runtime, baseURL: string): { agent: AgentBase; work: RefundWork } {
+  const work = createRefundWork();
+  const lookupOrder = tool({
+    name: 'lookup_order',
+    description: 'Find an order by id',
+    input: lookupOrderInput,
+    async run(input) {
+      return work.lookupOrder(input);
+    },
+  });
+  const issueRefund = tool({
+    name: 'issue_refund',
+    description: 'Refund part of an order',
+    input: issueRefundInput,
+    async run(input, context) {
+      if (context.answer === undefined)
+        return InputRequest.confirm(`Refund $${input.amount} on order ${input.order_id}?`);
+      return work.issueRefund(input);
+    },
+  });
+  const agent = defineAgent({
+    name: 'support',
+    runtime,
+    provider: openaiChat({ model: 'gpt-4.1-bench', baseURL, apiKey: 'bench', maxRetries: 0 }),
+    instructions: SUPPORT_INSTRUCTIONS,
+    actions: {
+      handle: ({ ticketId, lookups = 0 }: TicketParams) => ({
+        message: ticketMessage(ticketId, lookups),
+        tools: [lookupOrder, issueRefund],
+        maxToolTurns: lookups + 5,
+      }),
+    },
+  });
+  return { agent, work };
+}

@@ -1,0 +1,71 @@
+import type { BenchConfig } from './bench-config.js';
+import { bareSdkVariant, type CycleVariant, interludeMemoryVariant, interludeNatsVariant } from './cycle-variants.js';
+import { now, round, type Summary, summarize } from './statistics.js';
+
+export interface CycleVariantResult {
+  name: string;
+  milliseconds: Summary;
+  /** Median and p95 of this variant over the bare loop's, measured in the same interleaved run. */
+  medianRatio: number;
+  p95Ratio: number;
+  /** The goal on the median ratio, when there is one. */
+  goal?: number;
+  met?: boolean;
+}
+
+export interface CycleOverheadResult {
+  cycles: number;
+  warmupCycles: number;
+  variants: CycleVariantResult[];
+}
+
+/**
+ * Benchmark 1: the refund cycle (pause, `JSON.stringify`, resume, answer) against a wire server
+ * in another process, three variants interleaved cycle by cycle (bare, memory, NATS, bare, …)
+ * after a warm-up, so load on the machine hits all three alike. Every cycle checks its result.
+ */
+export async function runCycleOverhead(
+  config: BenchConfig,
+  baseURL: string,
+  natsUrl: string,
+): Promise<CycleOverheadResult> {
+  const variants: { variant: CycleVariant; goal?: number; samples: number[] }[] = [
+    { variant: bareSdkVariant(baseURL), samples: [] },
+    { variant: interludeMemoryVariant(baseURL), goal: 1.15, samples: [] },
+    { variant: interludeNatsVariant(baseURL, natsUrl), goal: 1.5, samples: [] },
+  ];
+  try {
+    const total = config.warmupCycles + config.cycles;
+    for (let index = 0; index < total; index += 1) {
+      for (const entry of variants) {
+        const started = now();
+        await entry.variant.cycle(index);
+        if (index >= config.warmupCycles) entry.samples.push(now() - started);
+      }
+    }
+  } finally {
+    for (const entry of variants) await entry.variant.close();
+  }
+  const baseline = summarize(variants[0]?.samples ?? []);
+  return {
+    cycles: config.cycles,
+    warmupCycles: config.warmupCycles,
+    variants: variants.map(({ variant, goal, samples }) => {
+      const milliseconds = summarize(samples);
+      const medianRatio = round(milliseconds.median / baseline.median);
+      return {
+        name: variant.name,
+        milliseconds: {
+          count: milliseconds.count,
+          median: round(milliseconds.median, 3),
+          p95: round(milliseconds.p95, 3),
+          p99: round(milliseconds.p99, 3),
+          mean: round(milliseconds.mean, 3),
+        },
+        medianRatio,
+        p95Ratio: round(milliseconds.p95 / baseline.p95),
+        ...(goal !== undefined && { goal, met: medianRatio <= goal }),
+      };
+    }),
+  };
+}

@@ -1,0 +1,108 @@
+import { memoryBus, natsBus } from '@interlude/bus';
+import { type AgentBase, createRuntime, type Runtime } from '@interlude/core';
+import { openTelemetry } from '@interlude/telemetry';
+import { createInMemoryTracing, type InMemoryTracing } from '@interlude/telemetry/testing';
+import { createBareSdkLoop } from './bare-sdk-loop.js';
+import { defineChatRefundAgent } from './chat-refund-agent.js';
+import { FINAL_TEXT } from './refund-chat-responder.js';
+import { REFUND_PROMPT, type RefundWork } from './refund-work.js';
+import { expectScenario } from './scenario-error.js';
+
+/** One way of running the refund cycle; `cycle` throws `ScenarioError` when its result is wrong. */
+export interface CycleVariant {
+  name: string;
+  cycle(ticketId: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+function expectOneMore(work: RefundWork, before: RefundWork['runs'], tool: keyof RefundWork['runs'], when: string) {
+  const ran = work.runs[tool] - before[tool];
+  expectScenario(ran === 1, `${tool} ran ${ran} times ${when}, expected once`);
+}
+
+/** The hand-written loop on the bare `openai` SDK: the baseline every ratio divides by. */
+export function bareSdkVariant(baseURL: string): CycleVariant {
+  const loop = createBareSdkLoop(baseURL);
+  return {
+    name: 'bare openai SDK loop',
+    async cycle(ticketId) {
+      const before = { ...loop.work.runs };
+      const result = await loop.cycle(ticketId);
+      expectScenario(result.prompt === REFUND_PROMPT, `the bare loop asked ${JSON.stringify(result.prompt)}`);
+      expectScenario(result.text === FINAL_TEXT, `the bare loop answered ${JSON.stringify(result.text)}`);
+      expectOneMore(loop.work, before, 'lookup_order', 'in a bare cycle');
+      expectOneMore(loop.work, before, 'issue_refund', 'in a bare cycle');
+    },
+    async close() {},
+  };
+}
+
+/**
+ * Interlude's cycle: `generateNow()` pauses, the checkpoint goes through `JSON.stringify`, a fresh
+ * generation object resumes it with the approval, and the final answer must be right with each
+ * tool run exactly once.
+ */
+function interludeVariant(name: string, runtime: Runtime, baseURL: string, afterCycle?: () => void): CycleVariant {
+  const { agent, work } = defineChatRefundAgent(runtime, baseURL);
+  return {
+    name,
+    async cycle(ticketId) {
+      const before = { ...work.runs };
+      const paused = await generation(agent, ticketId).generateNow();
+      const request = paused.inputRequests[0];
+      expectScenario(
+        paused.awaitingInput && paused.inputRequests.length === 1,
+        `${name}: the cycle did not pause once`,
+      );
+      expectScenario(request?.prompt === REFUND_PROMPT, `${name}: asked ${JSON.stringify(request?.prompt)}`);
+      expectScenario(work.runs.issue_refund === before.issue_refund, `${name}: the refund ran before its approval`);
+      const saved = JSON.stringify(paused.checkpoint);
+      const done = await generation(agent, ticketId).resumeNow({
+        checkpoint: JSON.parse(saved),
+        answers: { [request.toolCallId as string]: true },
+      });
+      expectScenario(done.status === 'completed', `${name}: the resume ended ${done.status}`);
+      expectScenario(done.text === FINAL_TEXT, `${name}: the final answer was ${JSON.stringify(done.text)}`);
+      expectOneMore(work, before, 'lookup_order', `in one ${name} cycle`);
+      expectOneMore(work, before, 'issue_refund', `in one ${name} cycle`);
+      afterCycle?.();
+    },
+    async close() {
+      await runtime.close();
+    },
+  };
+}
+
+function generation(agent: AgentBase, ticketId: number) {
+  return agent.generation('handle', { ticketId });
+}
+
+/** Interlude on the embedded memory bus, without telemetry: the framework's own cost. */
+export function interludeMemoryVariant(baseURL: string): CycleVariant {
+  return interludeVariant('Interlude, memory bus', createRuntime({ bus: memoryBus() }), baseURL);
+}
+
+/**
+ * Interlude on NATS with OpenTelemetry spans kept in memory: the distributed setup. Each cycle
+ * must end both runs' root spans (paused and resumed) and leave no span open.
+ */
+export function interludeNatsVariant(baseURL: string, servers: string): CycleVariant {
+  const tracing: InMemoryTracing = createInMemoryTracing();
+  const runtime = createRuntime({
+    bus: natsBus({ servers, name: 'bench-cycle' }),
+    telemetry: openTelemetry({ tracerProvider: tracing.tracerProvider }),
+  });
+  const variant = interludeVariant('Interlude, NATS + OTel', runtime, baseURL, () => {
+    const roots = tracing.finishedSpans().filter((span) => span.name.startsWith('invoke_agent'));
+    expectScenario(roots.length === 2, `NATS + OTel: a cycle ended ${roots.length} invoke_agent spans, expected 2`);
+    expectScenario(tracing.openSpanNames().length === 0, `NATS + OTel: spans left open: ${tracing.openSpanNames()}`);
+    tracing.reset();
+  });
+  return {
+    ...variant,
+    async close() {
+      await variant.close();
+      await tracing.shutdown();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import type { BenchConfig } from './bench-config.js';
+import { type BenchNatsServer, type ServerCounters, startBenchNatsServer } from './bench-nats-server.js';
+import { openPublishRateProbe } from './jetstream-publish-rate.js';
+import { round, summarize } from './statistics.js';
+import { startThroughputDriver, type ThroughputDriver } from './throughput-driver.js';
+import { startWorkerSet, type WorkerSet } from './worker-processes.js';
+
+export interface ThroughputVariantResult {
+  name: string;
+  workers: number;
+  generations: number;
+  generationsPerSecond: number;
+  answerToDoneMs: { p50: number; p99: number };
+  /** Generations per second over (JetStream publish rate ÷ operations per cycle); goal ≥ 0.5. */
+  ratioToLimit: number;
+  goal: number;
+  met: boolean;
+}
+
+export interface ThroughputResult {
+  /** Pipelined publish-with-ack, acknowledged messages per second: median of one sample per round. */
+  publishRate: { samples: number[]; median: number };
+  /** What one cycle (pause, resumeLater, worker, done) costs the server, averaged over sequential cycles. */
+  operationsPerCycle: { clientMessages: number; storedMessages: number; cycles: number };
+  /** The JetStream-bound rate of cycles: publish rate ÷ client messages per cycle. */
+  limitPerSecond: number;
+  variants: ThroughputVariantResult[];
+}
+
+/** Bytes of a typical stored event, so the publish probe writes what Interlude writes. */
+const EVENT_PAYLOAD_BYTES = 600;
+
+async function countCycle(server: BenchNatsServer, driver: ThroughputDriver, workers: WorkerSet, cycles: number) {
+  const before: ServerCounters = await server.counters();
+  await driver.runBatch(workers, cycles, 1);
+  // The worker acknowledges its job just after publishing `completed`: let that ack land.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const after = await server.counters();
+  return {
+    clientMessages: round((after.inMessages - before.inMessages) / cycles, 1),
+    storedMessages: round((after.storedMessages - before.storedMessages) / cycles, 1),
+    cycles,
+  };
+}
+
+/**
+ * Benchmark 3: generations through NATS, pause → `resumeLater` → worker → done, with one and two
+ * worker processes, against JetStream's own pipelined publish rate measured on the same server in
+ * the same run (interleaved round by round: probe, one worker, two workers, probe, …).
+ */
+export async function runNatsThroughput(config: BenchConfig): Promise<ThroughputResult> {
+  const server = await startBenchNatsServer();
+  const started: { stop(): Promise<void> }[] = [];
+  try {
+    const driver = await startThroughputDriver(server.url);
+    started.push({ stop: () => driver.close() });
+    const common = { natsUrl: server.url, concurrency: config.workerConcurrency };
+    const one = await startWorkerSet({ ...common, queue: 'bench_one', size: 1 });
+    started.push(one);
+    const two = await startWorkerSet({ ...common, queue: 'bench_two', size: 2 });
+    started.push(two);
+    const probe = await openPublishRateProbe(server.url, EVENT_PAYLOAD_BYTES);
+    started.push({ stop: () => probe.close() });
+
+    const warmup = Math.min(200, config.generations);
+    await probe.sample(Math.min(2_000, config.publishMessages), config.publishWindow);
+    for (const set of [one, two]) await driver.runBatch(set, warmup, config.driverConcurrency);
+    const operationsPerCycle = await countCycle(server, driver, one, 50);
+
+    const rounds = Math.min(config.throughputRounds, config.generations);
+    const perRound = Math.floor(config.generations / rounds);
+    const publishSamples: number[] = [];
+    const timings = new Map<WorkerSet, { generations: number; elapsedMs: number; latencies: number[] }>([
+      [one, { generations: 0, elapsedMs: 0, latencies: [] }],
+      [two, { generations: 0, elapsedMs: 0, latencies: [] }],
+    ]);
+    for (let index = 0; index < rounds; index += 1) {
+      const count = index === rounds - 1 ? config.generations - perRound * (rounds - 1) : perRound;
+      publishSamples.push(await probe.sample(config.publishMessages, config.publishWindow));
+      for (const set of [one, two]) {
+        const batch = await driver.runBatch(set, count, config.driverConcurrency);
+        const total = timings.get(set)!;
+        total.generations += batch.generations;
+        total.elapsedMs += batch.elapsedMs;
+        total.latencies.push(...batch.answerToDoneMs);
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    driver.verify([one, two]);
+
+    const publishRate = summarize(publishSamples).median;
+    const limitPerSecond = publishRate / operationsPerCycle.clientMessages;
+    return {
+      publishRate: { samples: publishSamples.map((sample) => Math.round(sample)), median: Math.round(publishRate) },
+      operationsPerCycle,
+      limitPerSecond: round(limitPerSecond, 1),
+      variants: [one, two].map((set) => {
+        const total = timings.get(set)!;
+        const perSecond = total.generations / (total.elapsedMs / 1_000);
+        const latency = summarize(total.latencies);
+        const ratioToLimit = round(perSecond / limitPerSecond);
+        return {
+          name: set.size === 1 ? '1 worker process' : `${set.size} worker processes`,
+          workers: set.size,
+          generations: total.generations,
+          generationsPerSecond: round(perSecond, 1),
+          answerToDoneMs: { p50: round(latency.median, 1), p99: round(latency.p99, 1) },
+          ratioToLimit,
+          goal: 0.5,
+          met: ratioToLimit >= 0.5,
+        };
+      }),
+    };
+  } finally {
+    for (const piece of started.reverse()) await piece.stop().catch(() => undefined);
+    await server.stop();
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * A worker process of the NATS benchmarks: `node --expose-gc --import tsx test/bench/nats-worker.ts`
+ * with NATS_URL, QUEUE, CONCURRENCY and optionally SAMPLE_EVERY in the environment.
+ * Prints `ready` once it consumes its queue, `effect <tool> <generation_id>` each time a tool body
+ * runs, `job <status> <generation_id>` after each job, and, every SAMPLE_EVERY jobs, its memory
+ * after a full GC: `memory <jobs> <rss bytes> <heap used bytes>`. Drains on SIGTERM.
+ */
+import { createWorker, natsBus } from '@interlude/bus';
+import { createRuntime } from '@interlude/core';
+import { defineNatsRefundAgent } from './nats-refund-agent.js';
+
+function setting(name: string): string {
+  const value = process.env[name];
+  if (value === undefined || value === '') throw new Error(`${name} is required`);
+  return value;
+}
+
+const sampleEvery = Number(process.env.SAMPLE_EVERY ?? 0);
+const runtime = createRuntime({ bus: natsBus({ servers: setting('NATS_URL'), name: `bench-worker-${process.pid}` }) });
+const support = defineNatsRefundAgent(runtime, (tool, generationId) => {
+  process.stdout.write(`effect ${tool} ${generationId}\n`);
+});
+let jobs = 0;
+
+function sampleMemory(): void {
+  const collect = (globalThis as { gc?: () => void }).gc;
+  collect?.();
+  collect?.();
+  const usage = process.memoryUsage();
+  process.stdout.write(`memory ${jobs} ${usage.rss} ${usage.heapUsed}\n`);
+}
+
+const worker = createWorker({
+  runtime,
+  agents: [support],
+  queue: setting('QUEUE'),
+  concurrency: Number(setting('CONCURRENCY')),
+  onJob: (job, outcome) => {
+    jobs += 1;
+    process.stdout.write(`job ${outcome.status} ${job.generation_id}\n`);
+    // After the job's own promise settles, so the sample sees nothing of it in flight.
+    if (sampleEvery > 0 && jobs % sampleEvery === 0) setTimeout(sampleMemory, 50);
+  },
+});
+
+process.once('SIGTERM', () => {
+  void worker
+    .stop()
+    .then(() => runtime.close())
+    .then(() => process.exit(0));
+});
+
+await worker.ready;
+if (sampleEvery > 0) sampleMemory();
+console.log('ready');
