@@ -1,0 +1,91 @@
+import type { CheckpointSizeResult } from './checkpoint-size.js';
+import type { CycleOverheadResult } from './cycle-overhead.js';
+import type { ThroughputResult } from './nats-throughput.js';
+import type { PausedMemoryResult } from './paused-memory.js';
+import { formatTable, verdict } from './report-table.js';
+
+/** Everything one `pnpm bench` run measured, as written to `test/bench/results.json`. */
+export interface BenchResults {
+  startedAt: string;
+  machine: { node: string; cpus: number; platform: string };
+  config: Record<string, unknown>;
+  cycleOverhead?: CycleOverheadResult;
+  checkpointSize?: CheckpointSizeResult;
+  throughput?: ThroughputResult;
+  pausedMemory?: PausedMemoryResult;
+  /** Wrong scenario results (or a benchmark that could not run): the command exits 1 when any. */
+  failures: { benchmark: string; message: string }[];
+}
+
+function cycleSection(result: CycleOverheadResult): string {
+  const rows = result.variants.map((variant) => [
+    variant.name,
+    variant.milliseconds.median,
+    variant.milliseconds.p95,
+    `${variant.medianRatio.toFixed(2)}×`,
+    `${variant.p95Ratio.toFixed(2)}×`,
+    verdict(variant.met, `≤ ${variant.goal}×`),
+  ]);
+  return `1. Cycle overhead: ${result.cycles} refund cycles per variant, interleaved, after ${result.warmupCycles} warm-up\n${formatTable(
+    ['variant', 'median ms', 'p95 ms', 'median ×', 'p95 ×', 'goal (median)'],
+    rows,
+  )}`;
+}
+
+function checkpointSection(result: CheckpointSizeResult): string {
+  const { scenario } = result;
+  const rows: (string | number)[][] = [
+    [
+      'refund scenario',
+      scenario.checkpointBytes,
+      scenario.messagesBytes,
+      `${scenario.ratio.toFixed(2)}×`,
+      verdict(scenario.met, '≤ 1.6×'),
+    ],
+    ...result.growth.map((sample) => [
+      `${sample.turns} turns`,
+      sample.checkpointBytes,
+      sample.messagesBytes,
+      `${sample.ratio.toFixed(2)}×`,
+      `+${sample.overheadBytes} B`,
+    ]),
+  ];
+  const steps = result.bytesPerTurn.map((step) => `${step.from}→${step.to}: ${step.bytes} B/turn`).join(', ');
+  return `2. Checkpoint size (bytes)\n${formatTable(['conversation', 'checkpoint', 'messages', 'ratio', 'note'], rows)}
+growth ${steps}; largest/smallest ${result.linearity}× → ${verdict(result.linear, 'linear, ≤ 1.1×')}; stored once: ${result.storedOnce ? 'yes' : 'NO'}
+the hand-written loop's own paused state: ${scenario.bareStateBytes} B (checkpoint ${scenario.bareRatio}× that)`;
+}
+
+function throughputSection(result: ThroughputResult): string {
+  const rows = result.variants.map((variant) => [
+    variant.name,
+    variant.generations,
+    variant.generationsPerSecond,
+    variant.answerToDoneMs.p50,
+    variant.answerToDoneMs.p99,
+    `${variant.ratioToLimit.toFixed(2)}×`,
+    verdict(variant.met, '≥ 0.5×'),
+  ]);
+  const operations = result.operationsPerCycle;
+  return `3. Throughput on NATS (pause → resumeLater → worker → done)
+JetStream pipelined publish-with-ack: ${result.publishRate.median} msg/s; one cycle sends ${operations.clientMessages} client messages to the server (stores ${operations.storedMessages} net); limit ${result.limitPerSecond} cycles/s
+${formatTable(['workers', 'generations', 'gen/s', 'p50 ms', 'p99 ms', '× limit', 'goal'], rows)}`;
+}
+
+function memorySection(result: PausedMemoryResult): string {
+  const rows = result.samples.map((sample) => [sample.paused, sample.rssMiB, sample.heapUsedMiB]);
+  return `4. Worker memory while generations are paused (after a full GC)
+${formatTable(['paused', 'RSS MiB', 'heap MiB'], rows)}
+heap ${result.heapRatio}× and RSS ${result.rssRatio}× the warm sample, ${result.heapBytesPerPaused} B of heap per paused generation → ${verdict(result.met, 'heap ≤ 1.1×')}`;
+}
+
+/** The human-readable table `pnpm bench` prints. */
+export function formatReport(results: BenchResults): string {
+  const sections: string[] = [];
+  if (results.cycleOverhead) sections.push(cycleSection(results.cycleOverhead));
+  if (results.checkpointSize) sections.push(checkpointSection(results.checkpointSize));
+  if (results.throughput) sections.push(throughputSection(results.throughput));
+  if (results.pausedMemory) sections.push(memorySection(results.pausedMemory));
+  for (const failure of results.failures) sections.push(`WRONG RESULT in ${failure.benchmark}: ${failure.message}`);
+  return sections.join('\n\n');
+}
