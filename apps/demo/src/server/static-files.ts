@@ -1,23 +1,32 @@
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PUBLIC = new URL('../../public/', import.meta.url);
 
-/** The page's files: plain HTML, CSS and JS, served as written (no bundler, no build step). */
-const FILES: Record<string, { file: string; type: string }> = {
-  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
-  '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
-  '/render.js': { file: 'render.js', type: 'text/javascript; charset=utf-8' },
-  '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
 };
 
-/** Serves one of the page's files; false when `path` is not one of them. */
+/**
+ * Serves the page's files from `apps/demo/public`: plain HTML, CSS and ES modules, as written (no
+ * bundler, no build step). Only flat kebab-case names are served, so no path can leave the folder.
+ * Returns false when `path` is not one of them.
+ */
 export async function serveStatic(path: string, response: ServerResponse): Promise<boolean> {
-  const entry = FILES[path];
-  if (entry === undefined) return false;
-  const body = await readFile(fileURLToPath(new URL(entry.file, PUBLIC)));
-  response.writeHead(200, { 'content-type': entry.type, 'cache-control': 'no-store' });
+  const name = path === '/' ? 'index.html' : path.slice(1);
+  const type = TYPES[extname(name)];
+  if (!/^[a-z][a-z-]*\.(html|js|css)$/.test(name) || type === undefined) return false;
+  let body: Buffer;
+  try {
+    body = await readFile(fileURLToPath(new URL(name, PUBLIC)));
+  } catch {
+    return false;
+  }
+  response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
   response.end(body);
   return true;
 }

@@ -1,0 +1,209 @@
+import { clock, fill, h } from './dom.js';
+import { renderQuestion } from './question-form.js';
+import { renderTimeline } from './timeline.js';
+import { renderTrace } from './trace-view.js';
+
+/** Everything the page shows, refreshed from the API and the live event stream. */
+const state = {
+  tickets: [],
+  generations: [],
+  pending: [],
+  selected: undefined,
+  events: [],
+  trace: [],
+  notice: undefined,
+};
+
+const api = async (path, options = {}) => {
+  const response = await fetch(path, {
+    ...options,
+    headers: { 'content-type': 'application/json' },
+  });
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.error ?? `HTTP ${response.status}`);
+  return body;
+};
+
+async function refresh() {
+  const [tickets, generations, pending] = await Promise.all([
+    api('/api/tickets'),
+    api('/api/generations'),
+    api('/api/pending'),
+  ]);
+  Object.assign(state, { tickets, generations, pending });
+  if (state.selected !== undefined) {
+    const [events, trace] = await Promise.all([
+      api(`/api/generations/${state.selected}/events`),
+      api(`/api/generations/${state.selected}/trace`),
+    ]);
+    Object.assign(state, { events, trace });
+  }
+  render();
+}
+
+let refreshTimer;
+function refreshSoon() {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => void refresh(), 60);
+}
+
+async function select(generationId) {
+  state.selected = generationId;
+  state.events = [];
+  state.trace = [];
+  state.notice = undefined;
+  await refresh();
+}
+
+async function run(ticket) {
+  const { generationId } = await api(`/api/tickets/${ticket.id}/run`, { method: 'POST' });
+  await select(generationId);
+}
+
+async function answer(question, value) {
+  try {
+    const outcome = await api(`/api/generations/${question.generationId}/answers`, {
+      method: 'POST',
+      body: JSON.stringify({ toolCallId: question.toolCallId, value }),
+    });
+    state.notice =
+      outcome.resumed === 'worker'
+        ? 'Answered: the worker resumes it from the stored checkpoint.'
+        : outcome.resumed === 'in-process'
+          ? 'Answered: resumed in the server process (a secret never goes in a job).'
+          : `Noted; still waiting for ${outcome.waitingFor.join(', ')}.`;
+  } catch (error) {
+    state.notice = `Not accepted: ${error.message}`;
+  }
+  await refresh();
+}
+
+function render() {
+  fill(document.getElementById('tickets'), state.tickets.map(renderTicket));
+  fill(document.getElementById('pending'), state.pending.map(renderPending));
+  document.getElementById('pending-count').textContent = String(state.pending.length);
+  fill(document.getElementById('generations'), state.generations.map(renderGenerationItem));
+  fill(document.getElementById('detail'), renderDetail());
+}
+
+function renderTicket(ticket) {
+  return h(
+    'li',
+    { 'data-ticket': ticket.id },
+    h(
+      'div',
+      { class: 'ticket-head' },
+      h('strong', {}, `#${ticket.id} ${ticket.customer}`),
+      h('span', { class: `story story-${ticket.story}` }, ticket.story),
+    ),
+    h('div', { class: 'ticket-subject' }, ticket.subject),
+    h(
+      'div',
+      { class: 'ticket-foot' },
+      h('span', { class: 'muted' }, `${ticket.agent}.${ticket.action} · ${ticket.storedMessages} messages in context`),
+      h('button', { type: 'button', onclick: () => void run(ticket) }, 'Run agent'),
+    ),
+  );
+}
+
+function renderPending(question) {
+  const generation = state.generations.find((candidate) => candidate.generationId === question.generationId);
+  return h(
+    'li',
+    {
+      'data-pending': question.toolCallId,
+      'data-generation': question.generationId,
+      onclick: () => void select(question.generationId),
+    },
+    h('span', { class: `kind kind-${question.kind}` }, question.approval ? 'approval' : question.kind),
+    h('span', {}, question.prompt),
+    h(
+      'span',
+      { class: 'muted' },
+      `${question.agent} · ticket ${generation?.ticketId ?? '?'} · ${clock(question.askedAt)}`,
+    ),
+  );
+}
+
+function renderGenerationItem(generation) {
+  return h(
+    'li',
+    {
+      class: generation.generationId === state.selected ? 'selected' : undefined,
+      'data-generation': generation.generationId,
+      onclick: () => void select(generation.generationId),
+    },
+    h('span', { class: `status status-${generation.status}` }, generation.status.replaceAll('_', ' ')),
+    h(
+      'span',
+      {},
+      `${generation.agent}.${generation.action}${generation.ticketId ? ` · #${generation.ticketId}` : ' · delegated'}`,
+    ),
+    h('code', { class: 'muted' }, generation.generationId.slice(0, 12)),
+  );
+}
+
+function renderDetail() {
+  const generation = state.generations.find((candidate) => candidate.generationId === state.selected);
+  if (generation === undefined)
+    return h('p', { class: 'empty' }, 'Run an agent on a ticket to see its generation here.');
+  return [
+    h(
+      'div',
+      { class: 'detail-head' },
+      h(
+        'h2',
+        {},
+        `${generation.agent}.${generation.action}`,
+        generation.ticketId ? ` · ticket #${generation.ticketId}` : '',
+      ),
+      h(
+        'span',
+        { class: `status status-${generation.status}`, 'data-status': generation.status },
+        generation.status.replaceAll('_', ' '),
+      ),
+      h('code', { class: 'muted', 'data-generation-id': generation.generationId }, generation.generationId),
+    ),
+    state.notice ? h('p', { class: 'notice', 'data-notice': true }, state.notice) : null,
+    generation.pending.map((question) => renderQuestion(question, (value) => void answer(question, value))),
+    generation.text !== undefined
+      ? h(
+          'div',
+          { class: 'final', 'data-final-answer': true },
+          h('h3', {}, 'Final answer'),
+          h('p', {}, generation.text),
+        )
+      : null,
+    generation.error !== undefined
+      ? h('div', { class: 'final failed', 'data-error': true }, h('h3', {}, 'Failed'), h('p', {}, generation.error))
+      : null,
+    h('h3', {}, 'Timeline ', h('span', { class: 'muted' }, '(live from the bus)')),
+    renderTimeline(state.events),
+    h('h3', {}, 'Trace ', h('span', { class: 'muted' }, '(OpenTelemetry spans, one tree per run)')),
+    renderTrace(state.trace),
+  ];
+}
+
+/** Live transitions from the bus: the selected generation's timeline grows as they arrive. */
+function connect() {
+  const source = new EventSource('/api/events');
+  const status = document.getElementById('connection');
+  source.onopen = () => {
+    status.textContent = 'live';
+    status.className = 'connection live';
+  };
+  source.onerror = () => {
+    status.textContent = 'reconnecting…';
+    status.className = 'connection';
+  };
+  source.addEventListener('transition', (message) => {
+    const event = JSON.parse(message.data);
+    if (event.generation_id === state.selected && !state.events.some((known) => known.id === event.id)) {
+      state.events.push(event);
+    }
+    refreshSoon();
+  });
+}
+
+connect();
+void refresh();

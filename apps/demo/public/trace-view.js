@@ -1,0 +1,61 @@
+import { h } from './dom.js';
+
+const SHOWN_ATTRIBUTES = [
+  'gen_ai.tool.call.arguments',
+  'gen_ai.tool.call.result',
+  'gen_ai.usage.input_tokens',
+  'gen_ai.usage.output_tokens',
+  'gen_ai.response.finish_reasons',
+  'interlude.outcome',
+  'agent.awaiting_input',
+];
+
+/**
+ * The span tree of each run of a generation (the first run and one per resume), drawn as a
+ * waterfall: indentation is nesting, bar offset and width are start and duration in the run.
+ */
+export function renderTrace(runs) {
+  if (runs.length === 0) return h('p', { class: 'empty' }, 'No finished spans yet.');
+  return h(
+    'div',
+    { class: 'trace', 'data-trace': true },
+    runs.map((run, index) =>
+      h(
+        'div',
+        { class: 'trace-run' },
+        h(
+          'h4',
+          {},
+          `${index === 0 ? 'First run' : `Resume ${index}`} · ${run.durationMs.toFixed(1)} ms · trace ${run.traceId.slice(0, 8)}`,
+        ),
+        flatten(run.roots, 0).map(({ span, depth }) => renderSpan(span, depth, run.durationMs)),
+      ),
+    ),
+  );
+}
+
+function flatten(spans, depth) {
+  return spans.flatMap((span) => [{ span, depth }, ...flatten(span.children, depth + 1)]);
+}
+
+function renderSpan(span, depth, total) {
+  const scale = total > 0 ? 100 / total : 0;
+  const details = SHOWN_ATTRIBUTES.filter((key) => span.attributes[key] !== undefined).map(
+    (key) => `${key.replace(/^gen_ai\.|^interlude\./, '')}=${span.attributes[key]}`,
+  );
+  return h(
+    'div',
+    { class: `span span-${span.status}`, 'data-span': span.name, title: details.join('\n') },
+    h('span', { class: 'span-name', style: `padding-left:${depth * 14}px` }, span.name),
+    h(
+      'span',
+      { class: 'span-track' },
+      h('span', {
+        class: 'span-bar',
+        style: `left:${(span.startMs * scale).toFixed(2)}%;width:${Math.max(span.durationMs * scale, 0.6).toFixed(2)}%`,
+      }),
+    ),
+    h('span', { class: 'span-duration' }, `${span.durationMs.toFixed(1)} ms`),
+    details.length > 0 ? h('span', { class: 'span-details' }, details.join('  ')) : null,
+  );
+}
