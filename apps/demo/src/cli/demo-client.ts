@@ -1,0 +1,69 @@
+import type { GenerationEvent } from '@interlude/core';
+import type { AnswerOutcome } from '../server/answer-question.js';
+import type { PendingQuestion } from '../server/generation-registry.js';
+
+/**
+ * The demo server's HTTP API, as the terminal client uses it. With the memory bus, the bus lives
+ * inside the server process, so this is the only way in; the base URL is `DEMO_URL`, else
+ * `http://127.0.0.1:$PORT` (3000).
+ */
+export class DemoClient {
+  readonly baseUrl: string;
+
+  constructor(environment: NodeJS.ProcessEnv = process.env) {
+    this.baseUrl = (environment.DEMO_URL ?? `http://127.0.0.1:${environment.PORT ?? 3000}`).replace(/\/$/, '');
+  }
+
+  pending(): Promise<PendingQuestion[]> {
+    return this.#request('GET', '/api/pending');
+  }
+
+  answer(generationId: string, toolCallId: string, value: string): Promise<AnswerOutcome> {
+    return this.#request('POST', `/api/generations/${encodeURIComponent(generationId)}/answers`, { toolCallId, value });
+  }
+
+  events(generationId: string): Promise<GenerationEvent[]> {
+    return this.#request('GET', `/api/generations/${encodeURIComponent(generationId)}/events`);
+  }
+
+  /** Follows the server's event stream (SSE) until `signal` aborts, calling `onEvent` per transition. */
+  async follow(query: string, onEvent: (event: GenerationEvent) => void, signal?: AbortSignal): Promise<void> {
+    const response = await this.#fetch(`/api/events?${query}`, { ...(signal && { signal }) });
+    if (!response.ok || response.body === null) throw new Error(`The demo server answered ${response.status}`);
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for await (const chunk of response.body) {
+      buffered += decoder.decode(chunk as Uint8Array, { stream: true });
+      const frames = buffered.split('\n\n');
+      buffered = frames.pop() ?? '';
+      for (const frame of frames) {
+        const data = frame
+          .split('\n')
+          .filter((line) => line.startsWith('data: '))
+          .map((line) => line.slice(6))
+          .join('\n');
+        if (data !== '') onEvent(JSON.parse(data) as GenerationEvent);
+      }
+    }
+  }
+
+  async #request<Result>(method: string, path: string, body?: unknown): Promise<Result> {
+    const response = await this.#fetch(path, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    const payload = (await response.json()) as Result & { error?: string };
+    if (!response.ok) throw new Error(payload.error ?? `The demo server answered ${response.status}`);
+    return payload;
+  }
+
+  async #fetch(path: string, init: RequestInit): Promise<Response> {
+    try {
+      return await fetch(`${this.baseUrl}${path}`, init);
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') throw error;
+      throw new Error(`Cannot reach the demo server at ${this.baseUrl}: is \`pnpm demo\` running? (DEMO_URL / PORT)`);
+    }
+  }
+}
