@@ -63,7 +63,16 @@ export function runJobConsumer(consumer: Consumer, handler: JobHandler, settings
           max_messages: settings.concurrency - running.size,
           expires: PULL_EXPIRES_MS,
         });
+        if (!active()) currentPull.stop();
         for await (const message of currentPull) {
+          if (!active()) {
+            // Pulled while stopping: hand it straight back rather than start it (if the connection
+            // is already going, the ack wait returns it instead).
+            try {
+              message.nak();
+            } catch {}
+            continue;
+          }
           const task = runOne(message).finally(() => running.delete(task));
           running.add(task);
         }
