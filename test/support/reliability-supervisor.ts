@@ -1,0 +1,79 @@
+import { type ChildScript, startScript } from './bus-child-process.js';
+
+/** A crash a worker announced (`crash <point> <ticket>`) and was killed for. */
+export interface ObservedCrash {
+  point: string;
+  ticket: number;
+  pid: number;
+}
+
+/**
+ * Keeps `count` worker processes running: when one announces a planned crash it is killed with
+ * SIGKILL at that very point and a new one is started in its place. Restarts are bounded, and
+ * `stop()` ends every child it started, also when the test failed.
+ */
+export function superviseWorkers(options: {
+  script: string;
+  count: number;
+  env: Record<string, string>;
+  maxRestarts: number;
+}) {
+  const running: ChildScript[] = [];
+  const everyChild: ChildScript[] = [];
+  const crashes: ObservedCrash[] = [];
+  const handled = new WeakMap<ChildScript, number>();
+  let restarts = 0;
+  let failure: Error | undefined;
+
+  const start = () => {
+    const child = startScript(options.script, options.env);
+    running.push(child);
+    everyChild.push(child);
+    handled.set(child, 0);
+    return child;
+  };
+  for (let index = 0; index < options.count; index += 1) start();
+
+  const watch = setInterval(() => {
+    for (const child of [...running]) {
+      const from = handled.get(child) ?? 0;
+      const announced = child.lines.slice(from).filter((line) => line.startsWith('crash '));
+      handled.set(child, child.lines.length);
+      if (announced.length === 0) continue;
+      // Two jobs of one worker may reach their crash points together: one kill serves both.
+      for (const line of announced) {
+        const [, point = '', ticket = ''] = line.split(' ');
+        crashes.push({ point, ticket: Number(ticket), pid: child.process.pid ?? -1 });
+      }
+      running.splice(running.indexOf(child), 1);
+      child.process.kill('SIGKILL');
+      restarts += 1;
+      if (restarts > options.maxRestarts) {
+        failure = new Error(`more than ${options.maxRestarts} worker restarts`);
+        continue;
+      }
+      start();
+    }
+  }, 25);
+
+  return {
+    crashes,
+    get restarts() {
+      return restarts;
+    },
+    /** Throws if the supervisor gave up. */
+    check(): void {
+      if (failure !== undefined) throw failure;
+    },
+    /** Resolves once every running worker printed `ready`. */
+    ready: () => Promise.all(running.map((child) => child.waitForLine(/^ready$/, 30_000))),
+    /** All lines every worker printed, killed ones included. */
+    lines: () => everyChild.flatMap((child) => child.lines),
+    /** Drains the running workers (SIGTERM) and kills any child left. */
+    async stop(): Promise<void> {
+      clearInterval(watch);
+      await Promise.all(running.map((child) => child.stop('SIGTERM')));
+      await Promise.all(everyChild.map((child) => child.stop('SIGKILL')));
+    },
+  };
+}

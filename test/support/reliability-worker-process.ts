@@ -1,0 +1,83 @@
+/**
+ * A worker in its own process for the reliability suite:
+ * `node --import tsx test/support/reliability-worker-process.ts`, settings in env:
+ * NATS_URL, QUEUE, POSTGRES_URL, LEDGER_SCHEMA, JOB_ACK_WAIT_MS, WORKER_CONCURRENCY (default 1)
+ * and CRASH_PLAN, a JSON map of
+ * ticket id to crash point. At a planned point (the first time only, across restarts) it prints
+ * `crash <point> <ticket>` and stalls, so the test can kill it there with SIGKILL. It prints
+ * `ready` once it consumes the queue and `job <status> <generation_id>` per job; drains on SIGTERM.
+ */
+import { createWorker, natsBus } from '@interlude/bus';
+import { type Bus, createRuntime, type Runtime } from '@interlude/core';
+import { openTelemetry } from '@interlude/telemetry';
+import { type CrashPoint, defineReliabilityAgent, type TicketParams } from './reliability-agent.js';
+import { canaryCheckingTracer } from './reliability-canary.js';
+import { connectLedger } from './reliability-ledger.js';
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (value === undefined || value === '') throw new Error(`${name} is required`);
+  return value;
+}
+
+const ledger = connectLedger(required('POSTGRES_URL'), required('LEDGER_SCHEMA'));
+const plan = JSON.parse(process.env.CRASH_PLAN ?? '{}') as Record<string, CrashPoint>;
+
+async function atCrashPoint(point: CrashPoint, ticketId: number): Promise<void> {
+  if (plan[ticketId] !== point || !(await ledger.firstTime(`crash ${ticketId} ${point}`))) return;
+  console.log(`crash ${point} ${ticketId}`);
+  await new Promise(() => undefined);
+}
+
+const runtime = createRuntime({
+  bus: natsBus({
+    servers: required('NATS_URL'),
+    name: `reliability-worker-${process.pid}`,
+    jobAckWaitMs: Number(process.env.JOB_ACK_WAIT_MS ?? 30_000),
+  }),
+  telemetry: openTelemetry({ tracerProvider: canaryCheckingTracer(ledger) }),
+});
+const support = defineReliabilityAgent(runtime, { ledger, atCrashPoint });
+
+/**
+ * The runtime the worker consumes jobs through: the same bus, with one more step after each job's
+ * handler and before the consumer acknowledges it, where a planned `before_ack` crash happens.
+ */
+function withCrashBeforeAck(inner: Runtime): Runtime {
+  const jobs: Bus['jobs'] = {
+    enqueue: (queue, job, headers) => inner.bus.jobs.enqueue(queue, job, headers),
+    consume: (queue, handler, options) =>
+      inner.bus.jobs.consume(
+        queue,
+        async (job, delivery) => {
+          await handler(job, delivery);
+          if (job.kind === 'resume') await atCrashPoint('before_ack', (job.params as TicketParams).ticketId);
+        },
+        options,
+      ),
+  };
+  return { ...inner, bus: { ...inner.bus, jobs } };
+}
+
+const worker = createWorker({
+  runtime: withCrashBeforeAck(runtime),
+  agents: [support],
+  queue: required('QUEUE'),
+  // One job at a time: a kill then lands exactly at the planned point of that job, never at a random
+  // point of a second job (see the suite's README note on the window between a side effect and its event).
+  concurrency: Number(process.env.WORKER_CONCURRENCY ?? 1),
+  onJob: (job, outcome) => {
+    console.log(`job ${outcome.status} ${job.generation_id}`);
+  },
+});
+
+process.once('SIGTERM', () => {
+  void worker
+    .stop()
+    .then(() => runtime.close())
+    .then(() => ledger.close())
+    .then(() => process.exit(0));
+});
+
+await worker.ready;
+console.log('ready');
