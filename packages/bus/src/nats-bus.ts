@@ -1,4 +1,4 @@
-import type { Bus } from '@interlude/core';
+import { type Bus, toEventFilter } from '@interlude/core';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createJetStreamJobQueue } from './jetstream-job-queue.js';
 import { createKvCheckpointStore } from './kv-checkpoint-store.js';
@@ -61,7 +61,7 @@ export function natsBus(options: NatsBusOptions): Bus {
 
     async subscribe(filter, handler) {
       const { connection } = await ready;
-      return subscribeEvents(connection, filter, handler, (error, event) =>
+      return subscribeEvents(connection, toEventFilter(filter), handler, (error, event) =>
         onError(error, `subscriber of ${event.event} ${event.id}`),
       );
     },

@@ -13,6 +13,7 @@ export type {
   CheckpointStore,
   EventFilter,
   EventHandler,
+  EventSelector,
   Job,
   JobConsumer,
   JobDelivery,
@@ -21,7 +22,7 @@ export type {
   StoredCheckpoint,
   Subscription,
 } from './bus/bus.js';
-export { matchesFilter } from './bus/event-filter.js';
+export { matchesFilter, toEventFilter } from './bus/event-filter.js';
 export {
   EVENT_NAMES,
   EVENT_VERSION,

@@ -75,6 +75,27 @@ export function eventLogCases(bus: () => Bus): void {
     for (const subscription of subscriptions) await subscription.unsubscribe();
   });
 
+  it("subscribes by event name alone: subscribe('input_requested', handler), or a list of names", async () => {
+    const agent = uniqueId('agent');
+    const generationId = uniqueId('gen');
+    const asked: GenerationEvent[] = [];
+    const ends: GenerationEvent[] = [];
+    const subscriptions = [
+      await bus().subscribe('input_requested', (event) => void (event.agent === agent && asked.push(event))),
+      await bus().subscribe(['started', 'completed'], (event) => void (event.agent === agent && ends.push(event))),
+    ];
+    const events = [
+      sampleEvent(generationId, 0, 'started', { agent, action: 'refund' }),
+      sampleEvent(generationId, 1, 'input_requested', { agent, action: 'refund' }),
+      sampleEvent(generationId, 2, 'completed', { agent, action: 'refund' }),
+    ];
+    for (const event of events) await bus().publish(event);
+    await eventually(() => asked.length === 1 && ends.length === 2, 'events by name');
+    expect(asked.map((event) => event.index)).toEqual([1]);
+    expect(ends.map((event) => event.index)).toEqual([0, 2]);
+    for (const subscription of subscriptions) await subscription.unsubscribe();
+  });
+
   it('stops delivering after unsubscribe, and survives a throwing handler', async () => {
     const generationId = uniqueId('gen');
     const received: number[] = [];

@@ -11,8 +11,11 @@ export interface Bus {
   publish(event: GenerationEvent): Promise<void>;
   /** A generation's event log, in order. */
   events(generationId: string): Promise<GenerationEvent[]>;
-  /** Live transitions from now on, filtered. */
-  subscribe(filter: EventFilter, handler: EventHandler): Promise<Subscription>;
+  /**
+   * Live transitions from now on: an event name (`'input_requested'`), several, or a filter that
+   * also narrows by agent, action or generation.
+   */
+  subscribe(filter: EventSelector, handler: EventHandler): Promise<Subscription>;
   readonly checkpoints: CheckpointStore;
   readonly jobs: JobQueue;
   close(): Promise<void>;
@@ -24,6 +27,9 @@ export interface EventFilter {
   action?: string;
   generationId?: string;
 }
+
+/** What `subscribe` takes: event names, or a full filter. */
+export type EventSelector = EventFilter | EventName | readonly EventName[];
 
 export type EventHandler = (event: GenerationEvent) => void | Promise<void>;
 

@@ -1,5 +1,12 @@
-import type { EventFilter } from './bus.js';
-import type { GenerationEvent } from './events.js';
+import type { EventFilter, EventSelector } from './bus.js';
+import type { EventName, GenerationEvent } from './events.js';
+
+/** The filter an event name, a list of names or a filter stands for. */
+export function toEventFilter(selector: EventSelector): EventFilter {
+  if (typeof selector === 'string') return { event: selector };
+  if (Array.isArray(selector)) return { event: [...selector] as EventName[] };
+  return selector as EventFilter;
+}
 
 /** Whether an event passes a subscription filter (every given field must match). */
 export function matchesFilter(filter: EventFilter, event: GenerationEvent): boolean {

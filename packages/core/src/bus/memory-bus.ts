@@ -10,7 +10,7 @@ import type {
   JobQueue,
   StoredCheckpoint,
 } from './bus.js';
-import { matchesFilter } from './event-filter.js';
+import { matchesFilter, toEventFilter } from './event-filter.js';
 import type { GenerationEvent } from './events.js';
 
 export interface MemoryBusOptions {
@@ -47,8 +47,8 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     async events(generationId) {
       return structuredClone(logs.get(generationId) ?? []);
     },
-    async subscribe(filter, handler) {
-      const subscriber = { filter, handler };
+    async subscribe(selector, handler) {
+      const subscriber = { filter: toEventFilter(selector), handler };
       subscribers.add(subscriber);
       return {
         async unsubscribe() {
