@@ -83,7 +83,7 @@ function render() {
   fill(document.getElementById('pending'), state.pending.map(renderPending));
   document.getElementById('pending-count').textContent = String(state.pending.length);
   fill(document.getElementById('generations'), state.generations.map(renderGenerationItem));
-  fill(document.getElementById('detail'), renderDetail());
+  renderDetail();
 }
 
 function renderTicket(ticket) {
@@ -143,29 +143,70 @@ function renderGenerationItem(generation) {
   );
 }
 
+/**
+ * The selected generation. Its parts are filled separately so that a refresh never rebuilds a
+ * question a person is answering: the question cards are replaced only when the questions change,
+ * so typed text (and the focus) survive events that arrive meanwhile.
+ */
+const view = { generationId: undefined, parts: undefined, questionsKey: undefined };
+
 function renderDetail() {
+  const detail = document.getElementById('detail');
   const generation = state.generations.find((candidate) => candidate.generationId === state.selected);
-  if (generation === undefined)
-    return h('p', { class: 'empty' }, 'Run an agent on a ticket to see its generation here.');
-  return [
+  if (generation === undefined) {
+    view.generationId = undefined;
+    fill(detail, h('p', { class: 'empty' }, 'Run an agent on a ticket to see its generation here.'));
+    return;
+  }
+  if (view.generationId !== generation.generationId) {
+    const parts = {
+      head: h('div', { class: 'detail-head' }),
+      notice: h('div'),
+      questions: h('div'),
+      final: h('div'),
+      timeline: h('div'),
+      trace: h('div'),
+    };
+    fill(
+      detail,
+      parts.head,
+      parts.notice,
+      parts.questions,
+      parts.final,
+      h('h3', {}, 'Timeline ', h('span', { class: 'muted' }, '(live from the bus)')),
+      parts.timeline,
+      h('h3', {}, 'Trace ', h('span', { class: 'muted' }, '(OpenTelemetry spans, one tree per run)')),
+      parts.trace,
+    );
+    Object.assign(view, { generationId: generation.generationId, parts, questionsKey: undefined });
+  }
+  const { parts } = view;
+  fill(
+    parts.head,
     h(
-      'div',
-      { class: 'detail-head' },
-      h(
-        'h2',
-        {},
-        `${generation.agent}.${generation.action}`,
-        generation.ticketId ? ` · ticket #${generation.ticketId}` : '',
-      ),
-      h(
-        'span',
-        { class: `status status-${generation.status}`, 'data-status': generation.status },
-        generation.status.replaceAll('_', ' '),
-      ),
-      h('code', { class: 'muted', 'data-generation-id': generation.generationId }, generation.generationId),
+      'h2',
+      {},
+      `${generation.agent}.${generation.action}`,
+      generation.ticketId ? ` · ticket #${generation.ticketId}` : '',
     ),
-    state.notice ? h('p', { class: 'notice', 'data-notice': true }, state.notice) : null,
-    generation.pending.map((question) => renderQuestion(question, (value) => void answer(question, value))),
+    h(
+      'span',
+      { class: `status status-${generation.status}`, 'data-status': generation.status },
+      generation.status.replaceAll('_', ' '),
+    ),
+    h('code', { class: 'muted', 'data-generation-id': generation.generationId }, generation.generationId),
+  );
+  fill(parts.notice, state.notice ? h('p', { class: 'notice', 'data-notice': true }, state.notice) : null);
+  const questionsKey = generation.pending.map((question) => `${question.toolCallId}@${question.askedAt}`).join('|');
+  if (questionsKey !== view.questionsKey) {
+    view.questionsKey = questionsKey;
+    fill(
+      parts.questions,
+      generation.pending.map((question) => renderQuestion(question, (value) => void answer(question, value))),
+    );
+  }
+  fill(
+    parts.final,
     generation.text !== undefined
       ? h(
           'div',
@@ -177,11 +218,9 @@ function renderDetail() {
     generation.error !== undefined
       ? h('div', { class: 'final failed', 'data-error': true }, h('h3', {}, 'Failed'), h('p', {}, generation.error))
       : null,
-    h('h3', {}, 'Timeline ', h('span', { class: 'muted' }, '(live from the bus)')),
-    renderTimeline(state.events),
-    h('h3', {}, 'Trace ', h('span', { class: 'muted' }, '(OpenTelemetry spans, one tree per run)')),
-    renderTrace(state.trace),
-  ];
+  );
+  fill(parts.timeline, renderTimeline(state.events));
+  fill(parts.trace, renderTrace(state.trace));
 }
 
 /** Live transitions from the bus: the selected generation's timeline grows as they arrive. */

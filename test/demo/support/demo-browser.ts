@@ -1,0 +1,43 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+/** Where a failing test leaves its screenshot: `test-results/` at the repository root (git-ignored). */
+export const RESULTS_DIRECTORY = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test-results');
+
+/** Debian's Chromium, headless, with the flags it needs in a container (STACK.md §7). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-default-apps',
+      '--disable-extensions',
+    ],
+  });
+}
+
+/** Saves a full-page screenshot named after the test, for a failure to be looked at. */
+export async function saveFailureScreenshot(page: Page, testName: string): Promise<void> {
+  await mkdir(RESULTS_DIRECTORY, { recursive: true });
+  const file = `demo-${testName.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`;
+  await page.screenshot({ path: join(RESULTS_DIRECTORY, file), fullPage: true }).catch(() => undefined);
+}
+
+/** Clicks "Run agent" on a ticket and waits until the page shows the new generation; returns its id. */
+export async function runTicket(page: Page, ticketId: number): Promise<string> {
+  const response = page.waitForResponse(`**/api/tickets/${ticketId}/run`);
+  await page.locator(`[data-ticket="${ticketId}"]`).getByRole('button', { name: 'Run agent' }).click();
+  const { generationId } = (await (await response).json()) as { generationId: string };
+  await page.locator(`[data-generation-id="${generationId}"]`).waitFor();
+  return generationId;
+}

@@ -1,0 +1,90 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const demoDirectory = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'apps', 'demo');
+const run = promisify(execFile);
+
+/** The demo server running as a child process, as `pnpm demo` starts it. */
+export interface DemoProcess {
+  url: string;
+  /** Everything it printed, to check nothing secret reached its logs. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `apps/demo/src/main.ts` under tsx on a free port (`PORT=0`) and resolves with the URL it
+ * prints. Model keys and `NATS_URL` are removed from its environment, so it runs on the embedded
+ * defaults whatever the machine has set.
+ */
+export function startDemo(environment: Record<string, string> = {}): Promise<DemoProcess> {
+  const { ANTHROPIC_API_KEY: _anthropic, OPENAI_API_KEY: _openai, NATS_URL: _nats, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: demoDirectory,
+    env: { ...inherited, PORT: '0', ...environment },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`The demo did not print its URL in 30 s:\n${output}`)), 30_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(error);
+    };
+    child.once('exit', (code) => fail(new Error(`The demo exited (${code}) before it printed its URL:\n${output}`)));
+    child.stdout?.on('data', () => {
+      const match = /Open (http:\/\/\S+)/.exec(output);
+      if (match?.[1] === undefined) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      resolve({ url: match[1], output: () => output, stop: () => stopChild(child) });
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Runs the terminal client (`apps/demo/src/cli.ts`) against a demo server and returns what it printed. */
+export async function runCli(url: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: demoDirectory,
+    env: { ...process.env, DEMO_URL: url, NATS_URL: '' },
+    timeout: 20_000,
+  });
+  return stdout;
+}
+
+/** Reads the server's event stream (`/api/events`) into text until `stop()`: what any subscriber could see. */
+export function recordEventStream(url: string): { text(): string; stop(): void; ready: Promise<void> } {
+  const controller = new AbortController();
+  let text = '';
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
+  void (async () => {
+    const response = await fetch(`${url}/api/events`, { signal: controller.signal });
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body ?? []) {
+      text += decoder.decode(chunk as Uint8Array, { stream: true });
+      markReady();
+    }
+  })().catch(() => undefined);
+  return { text: () => text, stop: () => controller.abort(), ready };
+}
