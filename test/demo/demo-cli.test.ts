@@ -1,0 +1,70 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, runTicket, saveFailureScreenshot } from './support/demo-browser.js';
+import { type DemoProcess, runCli, startDemo } from './support/demo-process.js';
+
+let demo: DemoProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  [demo, browser] = await Promise.all([startDemo(), launchChromium()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.stop();
+});
+
+describe('the terminal client, against the same demo server as the page', () => {
+  it('lists a question the page is showing, answers it, and the page shows it resolved', async (context) => {
+    const page: Page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    context.onTestFailed(() => saveFailureScreenshot(page, context.task.name));
+    await page.goto(demo.url);
+    await page.locator('.connection.live').waitFor();
+    const generationId = await runTicket(page, 101);
+    await page.locator('[data-kind="confirm"]').waitFor();
+    await expect.poll(() => page.locator(`#pending [data-generation="${generationId}"]`).count()).toBe(1);
+
+    const pending = await runCli(demo.url, 'pending');
+    expect(pending).toContain(`${generationId}  toolu_refund_01  confirm  support: Refund $30 on order 1042?`);
+
+    const answered = await runCli(demo.url, 'answer', generationId, 'toolu_refund_01', 'yes');
+    expect(answered).toContain(`the worker resumes ${generationId}`);
+
+    // The page never reloads: its event stream brings the resume and the final answer.
+    await expect.poll(() => page.locator('[data-status]').textContent()).toBe('completed');
+    await expect.poll(() => page.locator('[data-final-answer]').textContent()).toContain('Refunded $30 on order 1042');
+    expect(await page.locator('[data-question]').count()).toBe(0);
+    expect(await page.locator(`#pending [data-generation="${generationId}"]`).count()).toBe(0);
+    expect(await runCli(demo.url, 'pending')).not.toContain(generationId);
+
+    const replay = await runCli(demo.url, 'replay', generationId);
+    const lines = replay
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/\s+/)[1]);
+    expect(lines).toEqual([
+      'started',
+      'model_responded',
+      'tool_completed',
+      'input_requested',
+      'resumed',
+      'tool_completed',
+      'model_responded',
+      'completed',
+    ]);
+  });
+
+  it('refuses an answer the question does not take, and names the options', async () => {
+    const response = await fetch(`${demo.url}/api/tickets/103/run`, { method: 'POST' });
+    const { generationId } = (await response.json()) as { generationId: string };
+    await expect.poll(async () => runCli(demo.url, 'pending'), { timeout: 10_000 }).toContain(generationId);
+    await runCli(demo.url, 'answer', generationId, 'toolu_ask_01', 'Safari 18, blank page');
+    await expect
+      .poll(async () => runCli(demo.url, 'pending'), { timeout: 10_000 })
+      .toContain(`${generationId}  toolu_priority_01  choice`);
+    const refused = runCli(demo.url, 'answer', generationId, 'toolu_priority_01', 'whenever');
+    await expect(refused).rejects.toThrow(/takes one of: low, normal, urgent/);
+    expect(await runCli(demo.url, 'answer', generationId, 'toolu_priority_01', 'low')).toContain('the worker resumes');
+  });
+});
