@@ -13,6 +13,8 @@ export interface ServerCounters {
 
 export interface BenchNatsServer {
   url: string;
+  /** The server's process id, to read its CPU time. */
+  pid: number;
   counters(): Promise<ServerCounters>;
   stop(): Promise<void>;
 }
@@ -49,6 +51,7 @@ export async function startBenchNatsServer(): Promise<BenchNatsServer> {
 
   return {
     url: `nats://127.0.0.1:${ports.client}`,
+    pid: child.pid as number,
     async counters() {
       const [varz, jsz] = await Promise.all([read('/varz'), read('/jsz')]);
       return {

@@ -65,11 +65,13 @@ function throughputSection(result: ThroughputResult): string {
     variant.answerToDoneMs.p99,
     `${variant.ratioToLimit.toFixed(2)}×`,
     verdict(variant.met, '≥ 0.5×'),
+    `${variant.cpuMsPerGeneration.driver}/${variant.cpuMsPerGeneration.workers}/${variant.cpuMsPerGeneration.natsServer}`,
+    variant.coresBusy,
   ]);
   const operations = result.operationsPerCycle;
   return `3. Throughput on NATS (pause → resumeLater → worker → done)
 JetStream pipelined publish-with-ack: ${result.publishRate.median} msg/s; one cycle sends ${operations.clientMessages} client messages to the server (stores ${operations.storedMessages} net); limit ${result.limitPerSecond} cycles/s
-${formatTable(['workers', 'generations', 'gen/s', 'p50 ms', 'p99 ms', '× limit', 'goal'], rows)}`;
+${formatTable(['workers', 'generations', 'gen/s', 'p50 ms', 'p99 ms', '× limit', 'goal', 'CPU ms/gen driver/workers/nats', 'cores busy'], rows)}`;
 }
 
 function memorySection(result: PausedMemoryResult): string {

@@ -20,7 +20,9 @@ export interface ChildScript {
  * worker, so benchmarks measure real processes. A child that dies early rejects every wait.
  */
 export function startBenchScript(script: string, env: Record<string, string> = {}): ChildScript {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, script)], {
+  // BENCH_CHILD_FLAGS adds node flags to every helper, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+  const extraFlags = process.env.BENCH_CHILD_FLAGS?.split(' ').filter((flag) => flag !== '') ?? [];
+  const child = spawn(process.execPath, [...extraFlags, '--expose-gc', '--import', 'tsx', join(here, script)], {
     cwd: join(here, '..'),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 import type { BenchConfig } from './bench-config.js';
 import { type BenchNatsServer, type ServerCounters, startBenchNatsServer } from './bench-nats-server.js';
 import { openPublishRateProbe } from './jetstream-publish-rate.js';
+import { processCpuMs, totalCpuMs } from './process-cpu.js';
 import { round, summarize } from './statistics.js';
 import { startThroughputDriver, type ThroughputDriver } from './throughput-driver.js';
 import { startWorkerSet, type WorkerSet } from './worker-processes.js';
@@ -11,6 +12,9 @@ export interface ThroughputVariantResult {
   generations: number;
   generationsPerSecond: number;
   answerToDoneMs: { p50: number; p99: number };
+  /** CPU ms each kind of process spent per generation, and cores kept busy on average. */
+  cpuMsPerGeneration: { driver: number; workers: number; natsServer: number };
+  coresBusy: number;
   /** Generations per second over (JetStream publish rate ÷ operations per cycle); goal ≥ 0.5. */
   ratioToLimit: number;
   goal: number;
@@ -25,6 +29,20 @@ export interface ThroughputResult {
   /** The JetStream-bound rate of cycles: publish rate ÷ client messages per cycle. */
   limitPerSecond: number;
   variants: ThroughputVariantResult[];
+}
+
+function emptyTotals() {
+  return {
+    generations: 0,
+    elapsedMs: 0,
+    latencies: [] as number[],
+    cpuMs: { driver: 0, workers: 0, natsServer: 0 },
+  };
+}
+
+function driverCpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1_000;
 }
 
 /** Bytes of a typical stored event, so the publish probe writes what Interlude writes. */
@@ -70,16 +88,22 @@ export async function runNatsThroughput(config: BenchConfig): Promise<Throughput
     const rounds = Math.min(config.throughputRounds, config.generations);
     const perRound = Math.floor(config.generations / rounds);
     const publishSamples: number[] = [];
-    const timings = new Map<WorkerSet, { generations: number; elapsedMs: number; latencies: number[] }>([
-      [one, { generations: 0, elapsedMs: 0, latencies: [] }],
-      [two, { generations: 0, elapsedMs: 0, latencies: [] }],
-    ]);
+    const timings = new Map([one, two].map((set) => [set, emptyTotals()]));
+    const cpuNow = (set: WorkerSet) => ({
+      driver: driverCpuMs(),
+      workers: totalCpuMs(set.pids),
+      natsServer: processCpuMs(server.pid),
+    });
     for (let index = 0; index < rounds; index += 1) {
       const count = index === rounds - 1 ? config.generations - perRound * (rounds - 1) : perRound;
       publishSamples.push(await probe.sample(config.publishMessages, config.publishWindow));
       for (const set of [one, two]) {
+        const cpuBefore = cpuNow(set);
         const batch = await driver.runBatch(set, count, config.driverConcurrency);
+        const cpuAfter = cpuNow(set);
         const total = timings.get(set)!;
+        for (const key of ['driver', 'workers', 'natsServer'] as const)
+          total.cpuMs[key] += cpuAfter[key] - cpuBefore[key];
         total.generations += batch.generations;
         total.elapsedMs += batch.elapsedMs;
         total.latencies.push(...batch.answerToDoneMs);
@@ -99,12 +123,20 @@ export async function runNatsThroughput(config: BenchConfig): Promise<Throughput
         const perSecond = total.generations / (total.elapsedMs / 1_000);
         const latency = summarize(total.latencies);
         const ratioToLimit = round(perSecond / limitPerSecond);
+        const perGeneration = (ms: number) => round(ms / total.generations, 3);
+        const cpuTotal = total.cpuMs.driver + total.cpuMs.workers + total.cpuMs.natsServer;
         return {
           name: set.size === 1 ? '1 worker process' : `${set.size} worker processes`,
           workers: set.size,
           generations: total.generations,
           generationsPerSecond: round(perSecond, 1),
           answerToDoneMs: { p50: round(latency.median, 1), p99: round(latency.p99, 1) },
+          cpuMsPerGeneration: {
+            driver: perGeneration(total.cpuMs.driver),
+            workers: perGeneration(total.cpuMs.workers),
+            natsServer: perGeneration(total.cpuMs.natsServer),
+          },
+          coresBusy: round(cpuTotal / total.elapsedMs),
           ratioToLimit,
           goal: 0.5,
           met: ratioToLimit >= 0.5,

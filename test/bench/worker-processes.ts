@@ -16,6 +16,8 @@ export interface MemorySample {
 export interface WorkerSet {
   readonly queue: string;
   readonly size: number;
+  /** Process ids of the set's workers, to read their CPU time. */
+  readonly pids: number[];
   /** Effects per generation id, from every process of the set. */
   readonly effects: Map<string, EffectCounts>;
   /** Job outcomes reported, by status. */
@@ -66,6 +68,7 @@ export async function startWorkerSet(options: {
   return {
     queue: options.queue,
     size: options.size,
+    pids: children.map((child) => child.process.pid as number),
     effects,
     jobs,
     memory,
