@@ -8,6 +8,8 @@ export interface WireTap {
   readonly bytes: number;
   /** Whether `needle` appeared in any subject, header or payload. */
   saw(needle: string): boolean;
+  /** Resolves once the server has delivered everything it sent the tap so far. */
+  flush(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export async function startWireTap(servers: string): Promise<WireTap> {
       return bytes;
     },
     saw: (needle) => seen.some((text) => text.includes(needle)),
+    flush: () => connection.flush(),
     async close() {
       await connection.drain().catch(() => connection.close());
     },

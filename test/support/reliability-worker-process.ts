@@ -35,7 +35,7 @@ const runtime = createRuntime({
     name: `reliability-worker-${process.pid}`,
     jobAckWaitMs: Number(process.env.JOB_ACK_WAIT_MS ?? 30_000),
   }),
-  telemetry: openTelemetry({ tracerProvider: canaryCheckingTracer(ledger) }),
+  telemetry: openTelemetry({ tracerProvider: canaryCheckingTracer(ledger).tracerProvider }),
 });
 const support = defineReliabilityAgent(runtime, { ledger, atCrashPoint });
 
