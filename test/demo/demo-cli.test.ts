@@ -25,10 +25,10 @@ describe('the terminal client, against the same demo server as the page', () => 
     await page.locator('[data-kind="confirm"]').waitFor();
     await expect.poll(() => page.locator(`#pending [data-generation="${generationId}"]`).count()).toBe(1);
 
-    const pending = await runCli(demo.url, 'pending');
+    const pending = await runCli(demo.url, ['pending']);
     expect(pending).toContain(`${generationId}  toolu_refund_01  confirm  support: Refund $30 on order 1042?`);
 
-    const answered = await runCli(demo.url, 'answer', generationId, 'toolu_refund_01', 'yes');
+    const answered = await runCli(demo.url, ['answer', generationId, 'toolu_refund_01', 'yes']);
     expect(answered).toContain(`the worker resumes ${generationId}`);
 
     // The page never reloads: its event stream brings the resume and the final answer.
@@ -36,9 +36,9 @@ describe('the terminal client, against the same demo server as the page', () => 
     await expect.poll(() => page.locator('[data-final-answer]').textContent()).toContain('Refunded $30 on order 1042');
     expect(await page.locator('[data-question]').count()).toBe(0);
     expect(await page.locator(`#pending [data-generation="${generationId}"]`).count()).toBe(0);
-    expect(await runCli(demo.url, 'pending')).not.toContain(generationId);
+    expect(await runCli(demo.url, ['pending'])).not.toContain(generationId);
 
-    const replay = await runCli(demo.url, 'replay', generationId);
+    const replay = await runCli(demo.url, ['replay', generationId]);
     const lines = replay
       .trim()
       .split('\n')
@@ -58,13 +58,15 @@ describe('the terminal client, against the same demo server as the page', () => 
   it('refuses an answer the question does not take, and names the options', async () => {
     const response = await fetch(`${demo.url}/api/tickets/103/run`, { method: 'POST' });
     const { generationId } = (await response.json()) as { generationId: string };
-    await expect.poll(async () => runCli(demo.url, 'pending'), { timeout: 10_000 }).toContain(generationId);
-    await runCli(demo.url, 'answer', generationId, 'toolu_ask_01', 'Safari 18, blank page');
+    await expect.poll(async () => runCli(demo.url, ['pending']), { timeout: 10_000 }).toContain(generationId);
+    await runCli(demo.url, ['answer', generationId, 'toolu_ask_01', 'Safari 18, blank page']);
     await expect
-      .poll(async () => runCli(demo.url, 'pending'), { timeout: 10_000 })
+      .poll(async () => runCli(demo.url, ['pending']), { timeout: 10_000 })
       .toContain(`${generationId}  toolu_priority_01  choice`);
-    const refused = runCli(demo.url, 'answer', generationId, 'toolu_priority_01', 'whenever');
+    const refused = runCli(demo.url, ['answer', generationId, 'toolu_priority_01', 'whenever']);
     await expect(refused).rejects.toThrow(/takes one of: low, normal, urgent/);
-    expect(await runCli(demo.url, 'answer', generationId, 'toolu_priority_01', 'low')).toContain('the worker resumes');
+    expect(await runCli(demo.url, ['answer', generationId, 'toolu_priority_01', 'low'])).toContain(
+      'the worker resumes',
+    );
   });
 });

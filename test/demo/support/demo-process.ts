@@ -60,11 +60,14 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Runs the terminal client (`apps/demo/src/cli.ts`) against a demo server and returns what it printed. */
-export async function runCli(url: string, ...args: string[]): Promise<string> {
+/**
+ * Runs the terminal client (`apps/demo/src/cli.ts`) against a demo server and returns what it
+ * printed; `NATS_URL` in `environment` makes it read NATS directly where it can.
+ */
+export async function runCli(url: string, args: string[], environment: Record<string, string> = {}): Promise<string> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
     cwd: demoDirectory,
-    env: { ...process.env, DEMO_URL: url, NATS_URL: '' },
+    env: { ...process.env, DEMO_URL: url, NATS_URL: '', ...environment },
     timeout: 20_000,
   });
   return stdout;

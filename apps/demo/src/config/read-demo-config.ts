@@ -4,6 +4,8 @@ export interface DemoConfig {
   host: string;
   /** `NATS_URL`: the bus goes over NATS JetStream instead of staying in this process. */
   natsUrl: string | undefined;
+  /** `DEMO_QUEUE`: the work queue runs and resumes go through (default `agents`). */
+  queue: string;
   /** Which model answers: the local scripted one unless an API key is set. */
   model:
     | { kind: 'scripted' }
@@ -11,7 +13,7 @@ export interface DemoConfig {
     | { kind: 'openai'; model: string; apiKey: string };
 }
 
-/** Reads `PORT`, `NATS_URL`, `ANTHROPIC_API_KEY` / `OPENAI_API_KEY` (and `*_MODEL`) from `environment`. */
+/** Reads `PORT`, `HOST`, `NATS_URL`, `DEMO_QUEUE`, `ANTHROPIC_API_KEY` / `OPENAI_API_KEY` (and `*_MODEL`) from `environment`. */
 export function readDemoConfig(environment: NodeJS.ProcessEnv = process.env): DemoConfig {
   const port = Number(environment.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`PORT must be a port number`);
@@ -19,6 +21,7 @@ export function readDemoConfig(environment: NodeJS.ProcessEnv = process.env): De
     port,
     host: environment.HOST ?? '127.0.0.1',
     natsUrl: nonEmpty(environment.NATS_URL),
+    queue: nonEmpty(environment.DEMO_QUEUE) ?? 'agents',
     model: chooseModel(environment),
   };
 }

@@ -10,14 +10,13 @@ import { createDeployAgent } from './deploy-agent.js';
 import { createRefundAgent } from './refund-agent.js';
 import { createTriageAgent } from './triage-agent.js';
 
-/** The queue the desk's worker serves; runs and resumes are jobs on it. */
-export const DESK_QUEUE = 'agents';
-
 /** Everything the support desk runs on, wired once at start. */
 export interface Desk {
   runtime: Runtime;
   agents: ReadonlyMap<string, AgentBase>;
   worker: Worker;
+  /** The queue the desk's worker serves; runs and resumes are jobs on it. */
+  queue: string;
   spans: SpanCollector;
   contextStore: ReturnType<typeof memoryContextStore>;
   /** One line per default in use, for the start banner. */
@@ -44,19 +43,20 @@ export async function createDesk(config: DemoConfig): Promise<Desk> {
   const shared = { runtime, provider: model.provider, context };
   const { manager, billing } = createBillingAgents(shared);
   const agents = [createRefundAgent(shared), createTriageAgent(shared), createDeployAgent(shared), manager, billing];
-  const worker = createWorker({ runtime, agents, queue: DESK_QUEUE, concurrency: 4 });
+  const worker = createWorker({ runtime, agents, queue: config.queue, concurrency: 4 });
   await worker.ready;
   return {
     runtime,
     agents: new Map(agents.map((agent) => [agent.name, agent])),
     worker,
+    queue: config.queue,
     spans,
     contextStore,
     defaults: [
       config.natsUrl === undefined
         ? 'bus: memory (in this process; set NATS_URL to use NATS JetStream)'
         : `bus: NATS JetStream at ${config.natsUrl}`,
-      `worker: in-process, queue "${DESK_QUEUE}", 4 jobs at a time`,
+      `worker: in-process, queue "${config.queue}", 4 jobs at a time`,
       'context store: memory (one conversation per ticket)',
       'telemetry: OpenTelemetry spans kept in memory for the trace view',
       `model: ${model.description}`,

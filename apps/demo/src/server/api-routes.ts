@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ResumeError } from '@interlude/core';
-import { DESK_QUEUE, type Desk } from '../desk/create-desk.js';
+import type { Desk } from '../desk/create-desk.js';
 import { findTicket, TICKETS } from '../desk/tickets.js';
 import { buildTraceRuns } from '../tracing/trace-tree.js';
 import type { QuestionAnswerer } from './answer-question.js';
@@ -75,7 +75,7 @@ async function runTicket(context: ApiContext, ticketId: number) {
   const agent = context.desk.agents.get(ticket.agent);
   if (agent === undefined) throw new HttpError(500, `No agent ${ticket.agent}`);
   const generation = agent.generation(ticket.action, { ticketId });
-  const { generationId } = await generation.generateLater({ queue: DESK_QUEUE });
+  const { generationId } = await generation.generateLater({ queue: context.desk.queue });
   context.registry.expect(generationId, ticket.agent, ticket.action, ticketId);
   return { generationId, ticketId, agent: ticket.agent, action: ticket.action };
 }

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DESK_QUEUE, type Desk } from '../desk/create-desk.js';
+import type { Desk } from '../desk/create-desk.js';
 import { QuestionAnswerer } from './answer-question.js';
 import { handleApi } from './api-routes.js';
 import { GenerationRegistry } from './generation-registry.js';
@@ -19,7 +19,7 @@ export interface DemoServer {
 export async function startDemoServer(desk: Desk, options: { host: string; port: number }): Promise<DemoServer> {
   const registry = new GenerationRegistry();
   await registry.follow(desk.runtime.bus);
-  const context = { desk, registry, answerer: new QuestionAnswerer(desk.runtime, DESK_QUEUE) };
+  const context = { desk, registry, answerer: new QuestionAnswerer(desk.runtime, desk.queue) };
   const server = createServer((request, response) => {
     void (async () => {
       const path = new URL(request.url ?? '/', 'http://localhost').pathname;
