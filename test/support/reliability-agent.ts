@@ -21,6 +21,8 @@ export interface ReliabilityAgentOptions {
   atCrashPoint?: (point: Exclude<CrashPoint, 'before_ack'>, ticketId: number) => Promise<void>;
   /** Wait this long before each model answer, so generations overlap in time. */
   modelDelayMs?: number;
+  /** A real adapter instead of the conversation-driven scripted model (its wire is checked by the test). */
+  provider?: ProviderAdapter;
 }
 
 function conversation(request: RecordedModelRequest): string {
@@ -110,7 +112,7 @@ export function defineReliabilityAgent(runtime: Runtime, options: ReliabilityAge
   return defineAgent({
     name: 'support',
     runtime,
-    provider: ticketModel(options),
+    provider: options.provider ?? ticketModel(options),
     actions: {
       handle: ({ ticketId, verify }: TicketParams) => ({
         message: `Resolve support ticket ${ticketId}${verify === true ? ' (verify identity)' : ''}`,
