@@ -1,0 +1,63 @@
+import { createRuntime, defineAgent, delegate } from '@interlude/core';
+import { scriptedProvider } from '@interlude/core/testing';
+import { openTelemetry } from '@interlude/telemetry';
+import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
+import { describe, expect, it } from 'vitest';
+import { SpanCollector } from './span-collector.js';
+import { buildTraceRuns, type SpanNode } from './trace-tree.js';
+
+const names = (node: SpanNode): unknown => ({ [node.name]: node.children.map(names) });
+
+describe('SpanCollector and buildTraceRuns', () => {
+  it("groups a generation's spans into a tree, with a delegated generation nested in its caller's trace", async () => {
+    const spans = new SpanCollector();
+    const tracerProvider = new BasicTracerProvider({ spanProcessors: [spans] });
+    const runtime = createRuntime({ telemetry: openTelemetry({ tracerProvider }) });
+    const billing = defineAgent({
+      name: 'billing',
+      runtime,
+      provider: scriptedProvider([{ text: 'Charged twice.' }]),
+      actions: { investigate: () => ({ message: 'Look', tools: [] }) },
+    });
+    const manager = defineAgent({
+      name: 'manager',
+      runtime,
+      provider: scriptedProvider([
+        { toolCalls: [{ id: 'call_billing', name: 'ask_billing', arguments: {} }] },
+        { text: 'Sorted.' },
+      ]),
+      actions: {
+        escalate: () => ({
+          message: 'Help',
+          tools: [delegate(billing, 'investigate', { name: 'ask_billing', description: 'Ask billing' })],
+        }),
+      },
+    });
+
+    const response = await manager.escalate().generateNow();
+    const runs = buildTraceRuns(spans.runsOf(response.generationId));
+    expect(runs).toHaveLength(1);
+    const [run] = runs;
+    expect(run?.roots.map(names)).toEqual([
+      {
+        'invoke_agent manager': [
+          { 'chat scripted-1': [] },
+          { 'execute_tool ask_billing': [{ 'invoke_agent billing': [{ 'chat scripted-1': [] }] }] },
+          { 'chat scripted-1': [] },
+        ],
+      },
+    ]);
+    const root = run?.roots[0] as SpanNode;
+    expect(root.startMs).toBe(0);
+    expect(root.durationMs).toBe(run?.durationMs);
+    for (const child of root.children) {
+      expect(child.startMs + child.durationMs).toBeLessThanOrEqual(root.durationMs + 0.01);
+    }
+
+    const billingGeneration = root.children[1]?.children[0]?.attributes['interlude.generation_id'];
+    expect(typeof billingGeneration).toBe('string');
+    expect(spans.runsOf(billingGeneration as string)).toEqual(spans.runsOf(response.generationId));
+    expect(spans.runsOf('gen_unknown')).toEqual([]);
+    await tracerProvider.shutdown();
+  });
+});
