@@ -10,7 +10,7 @@ import { superviseWorkers } from '../support/reliability-supervisor.js';
 import { seededRandom, waitUntil } from '../support/reliability-wait.js';
 
 const GENERATIONS = 100;
-const CRASHES_PER_POINT = 3;
+const CRASHES_PER_POINT = 5;
 const POINTS: CrashPoint[] = ['before_tool', 'after_tool', 'before_ack'];
 const seed = Number(process.env.INTERLUDE_RELIABILITY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
