@@ -66,8 +66,9 @@ export async function startThroughputDriver(servers: string): Promise<Throughput
       const answerToDoneMs: number[] = [];
       let started = 0;
       const began = now();
+      let failure: unknown;
       const lane = async () => {
-        while (started < count) {
+        while (started < count && failure === undefined) {
           started += 1;
           ticket += 1;
           const generation = agent.generation('handle', { ticketId: ticket });
@@ -87,7 +88,16 @@ export async function startThroughputDriver(servers: string): Promise<Throughput
           answerToDoneMs.push((await done) - answeredAt);
         }
       };
-      await Promise.all(Array.from({ length: lanes }, lane));
+      // A wrong result stops every lane before the batch reports it, so nothing runs on after.
+      const settled = await Promise.allSettled(
+        Array.from({ length: lanes }, () =>
+          lane().catch((error: unknown) => {
+            failure ??= error;
+            throw error;
+          }),
+        ),
+      );
+      if (settled.some((outcome) => outcome.status === 'rejected')) throw failure;
       return { generations: count, elapsedMs: now() - began, answerToDoneMs };
     },
     verify(sets) {
