@@ -29,7 +29,8 @@ function cycleSection(result: CycleOverheadResult): string {
   return `1. Cycle overhead: ${result.cycles} refund cycles per variant, interleaved, after ${result.warmupCycles} warm-up\n${formatTable(
     ['variant', 'median ms', 'p95 ms', 'median ×', 'p95 ×', 'goal (median)'],
     rows,
-  )}`;
+  )}
+the NATS variant sends nats-server ${result.natsMessagesPerCycle} messages per cycle, each awaited before the next`;
 }
 
 function checkpointSection(result: CheckpointSizeResult): string {

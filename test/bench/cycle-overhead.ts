@@ -1,4 +1,5 @@
 import type { BenchConfig } from './bench-config.js';
+import type { BenchNatsServer } from './bench-nats-server.js';
 import { bareSdkVariant, type CycleVariant, interludeMemoryVariant, interludeNatsVariant } from './cycle-variants.js';
 import { now, round, type Summary, summarize } from './statistics.js';
 
@@ -16,6 +17,8 @@ export interface CycleVariantResult {
 export interface CycleOverheadResult {
   cycles: number;
   warmupCycles: number;
+  /** Messages the NATS variant sends nats-server per cycle, each awaited before the next. */
+  natsMessagesPerCycle: number;
   variants: CycleVariantResult[];
 }
 
@@ -27,22 +30,28 @@ export interface CycleOverheadResult {
 export async function runCycleOverhead(
   config: BenchConfig,
   baseURL: string,
-  natsUrl: string,
+  nats: BenchNatsServer,
 ): Promise<CycleOverheadResult> {
+  const natsUrl = nats.url;
   const variants: { variant: CycleVariant; goal?: number; samples: number[] }[] = [
     { variant: bareSdkVariant(baseURL), samples: [] },
     { variant: interludeMemoryVariant(baseURL), goal: 1.15, samples: [] },
     { variant: interludeNatsVariant(baseURL, natsUrl), goal: 1.5, samples: [] },
   ];
+  let natsMessages = 0;
   try {
     const total = config.warmupCycles + config.cycles;
+    let countersBefore = await nats.counters();
     for (let index = 0; index < total; index += 1) {
+      // Only the NATS variant talks to this server: its messages per cycle, counted after warm-up.
+      if (index === config.warmupCycles) countersBefore = await nats.counters();
       for (const entry of variants) {
         const started = now();
         await entry.variant.cycle(index);
         if (index >= config.warmupCycles) entry.samples.push(now() - started);
       }
     }
+    natsMessages = (await nats.counters()).inMessages - countersBefore.inMessages;
   } finally {
     for (const entry of variants) await entry.variant.close();
   }
@@ -50,6 +59,7 @@ export async function runCycleOverhead(
   return {
     cycles: config.cycles,
     warmupCycles: config.warmupCycles,
+    natsMessagesPerCycle: round(natsMessages / config.cycles, 1),
     variants: variants.map(({ variant, goal, samples }) => {
       const milliseconds = summarize(samples);
       const medianRatio = round(milliseconds.median / baseline.median);

@@ -38,7 +38,7 @@ try {
   await attempt('cycle', async () => {
     const nats = await startBenchNatsServer();
     try {
-      results.cycleOverhead = await runCycleOverhead(config, wire.baseURL, nats.url);
+      results.cycleOverhead = await runCycleOverhead(config, wire.baseURL, nats);
     } finally {
       await nats.stop();
     }
