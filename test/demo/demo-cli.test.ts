@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, runTicket, saveFailureScreenshot } from './support/demo-browser.js';
+import { EVENTUALLY, launchChromium, runTicket, saveFailureScreenshot } from './support/demo-browser.js';
 import { type DemoProcess, runCli, startDemo } from './support/demo-process.js';
 
 let demo: DemoProcess;
@@ -23,7 +23,7 @@ describe('the terminal client, against the same demo server as the page', () => 
     await page.locator('.connection.live').waitFor();
     const generationId = await runTicket(page, 101);
     await page.locator('[data-kind="confirm"]').waitFor();
-    await expect.poll(() => page.locator(`#pending [data-generation="${generationId}"]`).count()).toBe(1);
+    await expect.poll(() => page.locator(`#pending [data-generation="${generationId}"]`).count(), EVENTUALLY).toBe(1);
 
     const pending = await runCli(demo.url, ['pending']);
     expect(pending).toContain(`${generationId}  toolu_refund_01  confirm  support: Refund $30 on order 1042?`);
@@ -32,8 +32,10 @@ describe('the terminal client, against the same demo server as the page', () => 
     expect(answered).toContain(`the worker resumes ${generationId}`);
 
     // The page never reloads: its event stream brings the resume and the final answer.
-    await expect.poll(() => page.locator('[data-status]').textContent()).toBe('completed');
-    await expect.poll(() => page.locator('[data-final-answer]').textContent()).toContain('Refunded $30 on order 1042');
+    await expect.poll(() => page.locator('[data-status]').textContent(), EVENTUALLY).toBe('completed');
+    await expect
+      .poll(() => page.locator('[data-final-answer]').textContent(), EVENTUALLY)
+      .toContain('Refunded $30 on order 1042');
     expect(await page.locator('[data-question]').count()).toBe(0);
     expect(await page.locator(`#pending [data-generation="${generationId}"]`).count()).toBe(0);
     expect(await runCli(demo.url, ['pending'])).not.toContain(generationId);
@@ -53,20 +55,20 @@ describe('the terminal client, against the same demo server as the page', () => 
       'model_responded',
       'completed',
     ]);
-  });
+  }, 90_000);
 
   it('refuses an answer the question does not take, and names the options', async () => {
     const response = await fetch(`${demo.url}/api/tickets/103/run`, { method: 'POST' });
     const { generationId } = (await response.json()) as { generationId: string };
-    await expect.poll(async () => runCli(demo.url, ['pending']), { timeout: 10_000 }).toContain(generationId);
+    await expect.poll(async () => runCli(demo.url, ['pending']), EVENTUALLY).toContain(generationId);
     await runCli(demo.url, ['answer', generationId, 'toolu_ask_01', 'Safari 18, blank page']);
     await expect
-      .poll(async () => runCli(demo.url, ['pending']), { timeout: 10_000 })
+      .poll(async () => runCli(demo.url, ['pending']), EVENTUALLY)
       .toContain(`${generationId}  toolu_priority_01  choice`);
     const refused = runCli(demo.url, ['answer', generationId, 'toolu_priority_01', 'whenever']);
     await expect(refused).rejects.toThrow(/takes one of: low, normal, urgent/);
     expect(await runCli(demo.url, ['answer', generationId, 'toolu_priority_01', 'low'])).toContain(
       'the worker resumes',
     );
-  });
+  }, 90_000);
 });

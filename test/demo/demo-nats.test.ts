@@ -40,5 +40,5 @@ describe('the demo with NATS_URL', () => {
     expect(replay).toContain('[toolu_refund_01] confirm: Refund $45 on order 2077?');
     expect(replay).toContain('declined toolu_refund_01');
     expect(replay.trim().split('\n').at(-1)).toContain('completed');
-  });
+  }, 90_000);
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { launchChromium, runTicket, saveFailureScreenshot } from './support/demo-browser.js';
+import { EVENTUALLY, launchChromium, runTicket, saveFailureScreenshot } from './support/demo-browser.js';
 import { type DemoProcess, recordEventStream, startDemo } from './support/demo-process.js';
 
 let demo: DemoProcess;
@@ -32,21 +32,23 @@ describe('the demo page, in headless Chromium against the started demo', () => {
     const page = await openDesk(context);
     await runTicket(page, 101);
     const question = page.locator('[data-kind="confirm"]');
-    await expect.poll(() => question.locator('.question-prompt').textContent()).toBe('Refund $30 on order 1042?');
+    await expect
+      .poll(() => question.locator('.question-prompt').textContent(), EVENTUALLY)
+      .toBe('Refund $30 on order 1042?');
     await question.getByRole('button', { name: 'Approve' }).click();
-    await expect.poll(() => finalAnswer(page).textContent()).toContain('Refunded $30 on order 1042');
-    await expect.poll(() => page.locator('[data-status]').textContent()).toBe('completed');
+    await expect.poll(() => finalAnswer(page).textContent(), EVENTUALLY).toContain('Refunded $30 on order 1042');
+    await expect.poll(() => page.locator('[data-status]').textContent(), EVENTUALLY).toBe('completed');
     const timeline = await page.locator('[data-timeline]').textContent();
     expect(timeline).toContain('resumed');
     expect(timeline).toContain('issue_refund → {"refunded":30,"order_id":1042}');
-    await expect.poll(() => page.locator('[data-span^="execute_tool issue_refund"]').count()).toBe(2);
+    await expect.poll(() => page.locator('[data-span^="execute_tool issue_refund"]').count(), EVENTUALLY).toBe(2);
   });
 
   it('declines a refund: the refund tool never runs and the model reads the refusal', async (context) => {
     const page = await openDesk(context);
     await runTicket(page, 102);
     await page.locator('[data-kind="confirm"]').getByRole('button', { name: 'Decline' }).click();
-    await expect.poll(() => finalAnswer(page).textContent()).toContain('declined the $45 refund');
+    await expect.poll(() => finalAnswer(page).textContent(), EVENTUALLY).toContain('declined the $45 refund');
     const timeline = await page.locator('[data-timeline]').textContent();
     expect(timeline).toContain('issue_refund → error {"error":"declined by user"}');
     expect(timeline).not.toContain('"refunded"');
@@ -59,12 +61,14 @@ describe('the demo page, in headless Chromium against the started demo', () => {
     await text.locator('input[name="answer"]').fill('Chrome on macOS: spinner, then "session expired"');
     await text.getByRole('button', { name: 'Send', exact: true }).click();
     const choice = page.locator('[data-kind="choice"]');
-    await expect.poll(() => choice.locator('.question-prompt').textContent()).toContain('Priority for ticket 103?');
+    await expect
+      .poll(() => choice.locator('.question-prompt').textContent(), EVENTUALLY)
+      .toContain('Priority for ticket 103?');
     await choice.getByRole('button', { name: 'Urgent: page the on-call' }).click();
-    await expect.poll(() => finalAnswer(page).textContent()).toContain('triaged as urgent');
+    await expect.poll(() => finalAnswer(page).textContent(), EVENTUALLY).toContain('triaged as urgent');
     expect(await finalAnswer(page).textContent()).toContain('"session expired"');
     expect(await page.locator('[data-generation-id]').textContent()).toBe(generationId);
-    await expect.poll(() => page.locator('[data-event="input_requested"]').count()).toBe(2);
+    await expect.poll(() => page.locator('[data-event="input_requested"]').count(), EVENTUALLY).toBe(2);
   });
 
   it('answers a deploy token behind an approval gate; the token is nowhere in the page, the event stream or the trace', async (context) => {
@@ -74,15 +78,19 @@ describe('the demo page, in headless Chromium against the started demo', () => {
     const token = `tok-${randomUUID()}`;
     const generationId = await runTicket(page, 104);
     const gate = page.locator('[data-kind="confirm"]');
-    await expect.poll(() => gate.locator('.question-title').textContent()).toContain('Approval gate: deploy_release');
+    await expect
+      .poll(() => gate.locator('.question-title').textContent(), EVENTUALLY)
+      .toContain('Approval gate: deploy_release');
     await gate.getByRole('button', { name: 'Approve' }).click();
     const secret = page.locator('[data-kind="secret"] input[type="password"]');
     await secret.fill(token);
     await page.getByRole('button', { name: 'Send secret' }).click();
-    await expect.poll(() => finalAnswer(page).textContent()).toContain('checkout 2.4.1 is live in production');
+    await expect
+      .poll(() => finalAnswer(page).textContent(), EVENTUALLY)
+      .toContain('checkout 2.4.1 is live in production');
     // The tool received the token and echoed it; core filtered it before anything else saw it.
     expect(await finalAnswer(page).textContent()).toContain('"authorized_with":"[FILTERED]"');
-    await expect.poll(() => page.locator('[data-span^="execute_tool deploy_release"]').count()).toBe(3);
+    await expect.poll(() => page.locator('[data-span^="execute_tool deploy_release"]').count(), EVENTUALLY).toBe(3);
 
     const trace = await (await fetch(`${demo.url}/api/generations/${generationId}/trace`)).text();
     const log = await (await fetch(`${demo.url}/api/generations/${generationId}/events`)).text();
@@ -105,8 +113,8 @@ describe('the demo page, in headless Chromium against the started demo', () => {
       .toBe('Credit Lena Park $49 for INV-3108?');
     expect(await page.locator('[data-timeline]').textContent()).toContain('INV-3108 is the duplicate');
     await question.getByRole('button', { name: 'Approve' }).click();
-    await expect.poll(() => finalAnswer(page).textContent()).toContain('Credited Lena Park $49');
-    await expect.poll(() => page.locator('[data-span^="invoke_agent billing"]').count()).toBe(1);
+    await expect.poll(() => finalAnswer(page).textContent(), EVENTUALLY).toContain('Credited Lena Park $49');
+    await expect.poll(() => page.locator('[data-span^="invoke_agent billing"]').count(), EVENTUALLY).toBe(1);
     expect(await page.locator('#generations').textContent()).toContain('billing.investigate · delegated');
   });
 });

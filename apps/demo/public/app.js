@@ -100,7 +100,11 @@ function renderTicket(ticket) {
     h(
       'div',
       { class: 'ticket-foot' },
-      h('span', { class: 'muted' }, `${ticket.agent}.${ticket.action} · ${ticket.storedMessages} messages in context`),
+      h(
+        'span',
+        { class: 'muted' },
+        `${ticket.agent}.${ticket.action} · ${ticket.storedMessages} ${ticket.storedMessages === 1 ? 'message' : 'messages'} in context`,
+      ),
       h('button', { type: 'button', onclick: () => void run(ticket) }, 'Run agent'),
     ),
   );

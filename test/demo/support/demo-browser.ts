@@ -6,6 +6,12 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 /** Where a failing test leaves its screenshot: `test-results/` at the repository root (git-ignored). */
 export const RESULTS_DIRECTORY = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test-results');
 
+/**
+ * How long a test waits for the page to catch up: a resume goes through the worker and the model
+ * server, and the whole suite shares two cores with other servers, so give it room.
+ */
+export const EVENTUALLY = { timeout: 15_000 };
+
 /** Debian's Chromium, headless, with the flags it needs in a container (STACK.md §7). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
