@@ -71,7 +71,7 @@ function throughputSection(result: ThroughputResult): string {
   ]);
   const operations = result.operationsPerCycle;
   return `3. Throughput on NATS (pause → resumeLater → worker → done)
-JetStream pipelined publish-with-ack: ${result.publishRate.median} msg/s; one cycle sends ${operations.clientMessages} client messages to the server (stores ${operations.storedMessages} net); limit ${result.limitPerSecond} cycles/s
+JetStream pipelined publish-with-ack: ${result.publishRate.median} msg/s (CPU ms/msg client ${result.publishRate.cpuMsPerMessage.client}, nats ${result.publishRate.cpuMsPerMessage.natsServer}); one cycle sends ${operations.clientMessages} client messages to the server (stores ${operations.storedMessages} net); limit ${result.limitPerSecond} cycles/s
 ${formatTable(['workers', 'generations', 'gen/s', 'p50 ms', 'p99 ms', '× limit', 'goal', 'CPU ms/gen driver/workers/nats', 'cores busy'], rows)}`;
 }
 

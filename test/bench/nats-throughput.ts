@@ -23,7 +23,7 @@ export interface ThroughputVariantResult {
 
 export interface ThroughputResult {
   /** Pipelined publish-with-ack, acknowledged messages per second: median of one sample per round. */
-  publishRate: { samples: number[]; median: number };
+  publishRate: { samples: number[]; median: number; cpuMsPerMessage: { client: number; natsServer: number } };
   /** What one cycle (pause, resumeLater, worker, done) costs the server, averaged over sequential cycles. */
   operationsPerCycle: { clientMessages: number; storedMessages: number; cycles: number };
   /** The JetStream-bound rate of cycles: publish rate ÷ client messages per cycle. */
@@ -88,6 +88,7 @@ export async function runNatsThroughput(config: BenchConfig): Promise<Throughput
     const rounds = Math.min(config.throughputRounds, config.generations);
     const perRound = Math.floor(config.generations / rounds);
     const publishSamples: number[] = [];
+    const probeCpu = { client: 0, natsServer: 0, messages: 0 };
     const timings = new Map([one, two].map((set) => [set, emptyTotals()]));
     const cpuNow = (set: WorkerSet) => ({
       driver: driverCpuMs(),
@@ -96,7 +97,12 @@ export async function runNatsThroughput(config: BenchConfig): Promise<Throughput
     });
     for (let index = 0; index < rounds; index += 1) {
       const count = index === rounds - 1 ? config.generations - perRound * (rounds - 1) : perRound;
+      const clientBefore = driverCpuMs();
+      const serverBefore = processCpuMs(server.pid);
       publishSamples.push(await probe.sample(config.publishMessages, config.publishWindow));
+      probeCpu.client += driverCpuMs() - clientBefore;
+      probeCpu.natsServer += processCpuMs(server.pid) - serverBefore;
+      probeCpu.messages += config.publishMessages;
       for (const set of [one, two]) {
         const cpuBefore = cpuNow(set);
         const batch = await driver.runBatch(set, count, config.driverConcurrency);
@@ -115,7 +121,14 @@ export async function runNatsThroughput(config: BenchConfig): Promise<Throughput
     const publishRate = summarize(publishSamples).median;
     const limitPerSecond = publishRate / operationsPerCycle.clientMessages;
     return {
-      publishRate: { samples: publishSamples.map((sample) => Math.round(sample)), median: Math.round(publishRate) },
+      publishRate: {
+        samples: publishSamples.map((sample) => Math.round(sample)),
+        median: Math.round(publishRate),
+        cpuMsPerMessage: {
+          client: round(probeCpu.client / probeCpu.messages, 4),
+          natsServer: round(probeCpu.natsServer / probeCpu.messages, 4),
+        },
+      },
       operationsPerCycle,
       limitPerSecond: round(limitPerSecond, 1),
       variants: [one, two].map((set) => {
