@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTUALLY, launchChromium, runTicket, saveFailureScreenshot } from './support/demo-browser.js';
-import { type DemoProcess, runCli, startDemo } from './support/demo-process.js';
+import { type DemoProcess, runCli, startCli, startDemo } from './support/demo-process.js';
 
 let demo: DemoProcess;
 let browser: Browser;
@@ -70,5 +70,21 @@ describe('the terminal client, against the same demo server as the page', () => 
     expect(await runCli(demo.url, ['answer', generationId, 'toolu_priority_01', 'low'])).toContain(
       'the worker resumes',
     );
+  }, 90_000);
+
+  it('tails input_requested events as generations pause', async () => {
+    const tail = startCli(demo.url, ['tail']);
+    try {
+      await expect.poll(() => tail.output(), EVENTUALLY).toContain('Following input_requested events');
+      const response = await fetch(`${demo.url}/api/tickets/104/run`, { method: 'POST' });
+      const { generationId } = (await response.json()) as { generationId: string };
+      await expect
+        .poll(() => tail.output(), EVENTUALLY)
+        .toContain(`[toolu_deploy_01] confirm: Allow deploy_release to run?`);
+      expect(tail.output()).toContain(generationId);
+      expect(tail.output()).not.toContain('started');
+    } finally {
+      await tail.stop();
+    }
   }, 90_000);
 });

@@ -234,6 +234,8 @@ function connect() {
   source.onopen = () => {
     status.textContent = 'live';
     status.className = 'connection live';
+    // After a reconnect, catch up on whatever happened while the stream was down.
+    refreshSoon();
   };
   source.onerror = () => {
     status.textContent = 'reconnecting…';

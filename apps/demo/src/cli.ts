@@ -45,17 +45,19 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'tail') {
-    console.log(
-      `Following input_requested events${natsUrl ? ` on ${natsUrl}` : ` from ${client.baseUrl}`} (Ctrl-C stops)`,
-    );
+    const announce = () =>
+      console.log(
+        `Following input_requested events${natsUrl ? ` on ${natsUrl}` : ` from ${client.baseUrl}`} (Ctrl-C stops)`,
+      );
     const print = (event: Parameters<typeof formatEvent>[0]) =>
       console.log(`${event.generation_id}  ${formatEvent(event)}`);
     if (natsUrl === undefined) {
-      await client.follow('event=input_requested', print);
+      await client.follow('event=input_requested', { onOpen: announce, onEvent: print });
       return 0;
     }
     const bus = natsBus({ servers: natsUrl, name: 'interlude-demo-cli' });
     await bus.subscribe({ event: 'input_requested' }, print);
+    announce();
     await new Promise<void>((resolve) => process.once('SIGINT', resolve));
     await bus.close();
     return 0;

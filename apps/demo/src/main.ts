@@ -9,7 +9,14 @@ import { startDemoServer } from './server/start-demo-server.js';
 
 const config = readDemoConfig();
 const desk = await createDesk(config);
-const server = await startDemoServer(desk, { host: config.host, port: config.port });
+const server = await startDemoServer(desk, { host: config.host, port: config.port }).catch(async (error: unknown) => {
+  await desk.close();
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    console.error(`Port ${config.port} is taken: start the demo with PORT=<another port> pnpm demo`);
+    process.exit(1);
+  }
+  throw error;
+});
 
 console.log('Interlude demo: a support desk where agents pause to ask a person\n');
 for (const line of desk.defaults) console.log(`  ${line}`);

@@ -73,6 +73,23 @@ export async function runCli(url: string, args: string[], environment: Record<st
   return stdout;
 }
 
+/** A terminal client left running (`tail`), with what it printed so far. */
+export function startCli(url: string, args: string[]): { output(): string; stop(): Promise<void> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: demoDirectory,
+    env: { ...process.env, DEMO_URL: url, NATS_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  return { output: () => output, stop: () => stopChild(child) };
+}
+
 /** Reads the server's event stream (`/api/events`) into text until `stop()`: what any subscriber could see. */
 export function recordEventStream(url: string): { text(): string; stop(): void; ready: Promise<void> } {
   const controller = new AbortController();

@@ -26,10 +26,18 @@ export class DemoClient {
     return this.#request('GET', `/api/generations/${encodeURIComponent(generationId)}/events`);
   }
 
-  /** Follows the server's event stream (SSE) until `signal` aborts, calling `onEvent` per transition. */
-  async follow(query: string, onEvent: (event: GenerationEvent) => void, signal?: AbortSignal): Promise<void> {
+  /**
+   * Follows the server's event stream (SSE), calling `onOpen` once the server is subscribed and
+   * `onEvent` per transition, until the stream ends or `signal` aborts.
+   */
+  async follow(
+    query: string,
+    handlers: { onOpen(): void; onEvent(event: GenerationEvent): void },
+    signal?: AbortSignal,
+  ): Promise<void> {
     const response = await this.#fetch(`/api/events?${query}`, { ...(signal && { signal }) });
     if (!response.ok || response.body === null) throw new Error(`The demo server answered ${response.status}`);
+    handlers.onOpen();
     const decoder = new TextDecoder();
     let buffered = '';
     for await (const chunk of response.body) {
@@ -42,7 +50,7 @@ export class DemoClient {
           .filter((line) => line.startsWith('data: '))
           .map((line) => line.slice(6))
           .join('\n');
-        if (data !== '') onEvent(JSON.parse(data) as GenerationEvent);
+        if (data !== '') handlers.onEvent(JSON.parse(data) as GenerationEvent);
       }
     }
   }

@@ -17,15 +17,22 @@ export async function streamEvents(bus: Bus, request: IncomingMessage, response:
     .filter((name): name is EventName => (EVENT_NAMES as readonly string[]).includes(name));
   if (events.length > 0) filter.event = events;
 
+  // Subscribe before the headers go out: a client that sees the stream open has missed nothing.
+  const early: string[] = [];
+  let open = false;
+  const subscription = await bus.subscribe(filter, (event) => {
+    const frame = `event: transition\nid: ${event.id}\ndata: ${JSON.stringify(event)}\n\n`;
+    if (open) response.write(frame);
+    else early.push(frame);
+  });
   response.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
     connection: 'keep-alive',
   });
   response.write(': connected\n\n');
-  const subscription = await bus.subscribe(filter, (event) => {
-    response.write(`event: transition\nid: ${event.id}\ndata: ${JSON.stringify(event)}\n\n`);
-  });
+  open = true;
+  for (const frame of early) response.write(frame);
   // Proxies and browsers drop idle streams; a comment every 15 s keeps it open.
   const keepAlive = setInterval(() => response.write(': keep-alive\n\n'), 15_000);
   request.once('close', () => {
