@@ -50,14 +50,14 @@ export async function runPausedMemory(config: BenchConfig): Promise<PausedMemory
   try {
     const generationIds: string[] = [];
     await workers.waitForSamples(1, 30_000);
-    for (let enqueued = 0, round = 1; enqueued < config.paused; round += 1) {
+    for (let enqueued = 0, batchNumber = 1; enqueued < config.paused; batchNumber += 1) {
       const count = Math.min(batch, config.paused - enqueued);
       const jobs = Array.from({ length: count }, (_, index) =>
         agent.generation('handle', { ticketId: enqueued + index }).generateLater({ queue: 'bench_memory' }),
       );
       for (const job of await Promise.all(jobs)) generationIds.push(job.generationId);
       enqueued += count;
-      await workers.waitForSamples(round + 1, 120_000);
+      await workers.waitForSamples(batchNumber + 1, 120_000);
     }
     const paused = workers.jobs.get('awaiting_input') ?? 0;
     expectScenario(paused === config.paused, `${paused} of ${config.paused} generations paused`);
