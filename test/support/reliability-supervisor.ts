@@ -21,6 +21,8 @@ export function superviseWorkers(options: {
   const running: ChildScript[] = [];
   const everyChild: ChildScript[] = [];
   const crashes: ObservedCrash[] = [];
+  /** Pids of every worker killed, at a planned point or at a random moment. */
+  const killed: number[] = [];
   const handled = new WeakMap<ChildScript, number>();
   let restarts = 0;
   let failure: Error | undefined;
@@ -45,19 +47,30 @@ export function superviseWorkers(options: {
         const [, point = '', ticket = ''] = line.split(' ');
         crashes.push({ point, ticket: Number(ticket), pid: child.process.pid ?? -1 });
       }
-      running.splice(running.indexOf(child), 1);
-      child.process.kill('SIGKILL');
-      restarts += 1;
-      if (restarts > options.maxRestarts) {
-        failure = new Error(`more than ${options.maxRestarts} worker restarts`);
-        continue;
-      }
-      start();
+      killAndReplace(child);
     }
   }, 25);
 
+  function killAndReplace(child: ChildScript): void {
+    running.splice(running.indexOf(child), 1);
+    child.process.kill('SIGKILL');
+    killed.push(child.process.pid ?? -1);
+    restarts += 1;
+    if (restarts > options.maxRestarts) {
+      failure = new Error(`more than ${options.maxRestarts} worker restarts`);
+      return;
+    }
+    start();
+  }
+
   return {
     crashes,
+    killed,
+    /** Kills a running worker chosen by `random` at whatever it is doing, and starts another. */
+    killAtRandom(random: () => number): void {
+      const child = running[Math.floor(random() * running.length)];
+      if (child !== undefined) killAndReplace(child);
+    },
     get restarts() {
       return restarts;
     },

@@ -1,8 +1,8 @@
 /**
  * A worker in its own process for the reliability suite:
  * `node --import tsx test/support/reliability-worker-process.ts`, settings in env:
- * NATS_URL, QUEUE, POSTGRES_URL, LEDGER_SCHEMA, JOB_ACK_WAIT_MS, WORKER_CONCURRENCY (default 1)
- * and CRASH_PLAN, a JSON map of
+ * NATS_URL, QUEUE, POSTGRES_URL, LEDGER_SCHEMA, JOB_ACK_WAIT_MS, WORKER_CONCURRENCY (default 1),
+ * MODEL_DELAY_MS and CRASH_PLAN, a JSON map of
  * ticket id to crash point. At a planned point (the first time only, across restarts) it prints
  * `crash <point> <ticket>` and stalls, so the test can kill it there with SIGKILL. It prints
  * `ready` once it consumes the queue and `job <status> <generation_id>` per job; drains on SIGTERM.
@@ -37,7 +37,11 @@ const runtime = createRuntime({
   }),
   telemetry: openTelemetry({ tracerProvider: canaryCheckingTracer(ledger).tracerProvider }),
 });
-const support = defineReliabilityAgent(runtime, { ledger, atCrashPoint });
+const support = defineReliabilityAgent(runtime, {
+  ledger,
+  atCrashPoint,
+  ...(process.env.MODEL_DELAY_MS !== undefined && { modelDelayMs: Number(process.env.MODEL_DELAY_MS) }),
+});
 
 /**
  * The runtime the worker consumes jobs through: the same bus, with one more step after each job's
