@@ -181,7 +181,7 @@ describe('workers killed with SIGKILL mid-generation', () => {
       }
     };
     const { generationIds, seconds } = await runThroughWorkers(
-      { WORKER_CONCURRENCY: '2', MODEL_DELAY_MS: '40' },
+      { WORKER_CONCURRENCY: '2', MODEL_DELAY_MS: '5' },
       RANDOM_KILLS + 2,
       async () => {
         await killAtRandomMoments();
