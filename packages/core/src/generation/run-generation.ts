@@ -1,26 +1,21 @@
-import { createActor, fromPromise } from 'xstate';
 import type { ResolvedPrompt } from '../agent/action.js';
 import type { AgentBase } from '../agent/agent-types.js';
 import type { Checkpoint, CompletedResult } from '../checkpoint/checkpoint.js';
 import { checkpointFromContext } from '../checkpoint/checkpoint-from-context.js';
 import { priorMessages, recordRun } from '../context/record-context.js';
 import { InputRequest } from '../input-request/input-request.js';
-import type { ModelResponse, ToolCall, Usage } from '../provider/provider-adapter.js';
+import type { ToolCall } from '../provider/provider-adapter.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
 import type { Scrubber } from '../secrets/scrub.js';
-import { scrubError } from '../secrets/scrubbed-error.js';
-import { dispatchToolCalls } from '../tool/dispatch-tool-calls.js';
 import { runOutsideToolScope } from '../tool/tool-context.js';
-import { eventData } from './event-data.js';
+import { createGenerationActor, type GenerationActor } from './bound-machine.js';
 import { createEventPublisher } from './event-publisher.js';
-import { executeOutsideLoop } from './execute-outside-loop.js';
 import type { GenerationContext } from './generation-context.js';
-import { generationMachine, type RunToolsInput, type RunToolsOutput } from './generation-machine.js';
 import type { GenerationResponse } from './generation-response.js';
 import type { StreamSink } from './generation-stream.js';
 import { notifyInputRequest } from './notify-input-request.js';
 import { openToolsets } from './open-toolsets.js';
-import { buildModelRequest, toResultMessages } from './turn-messages.js';
+import type { RunScope } from './run-scope.js';
 
 /** Where a run starts: a fresh generation, or a checked resume of a paused one. */
 export type RunStart =
@@ -112,126 +107,24 @@ async function runToStop(
       start.checkpoint.traceparent !== undefined && { linkedTraceparent: start.checkpoint.traceparent }),
     ...(options.parentTraceparent !== undefined && { parentTraceparent: options.parentTraceparent }),
   });
-  const traceparent = trace?.traceparent;
-  const publisher = createEventPublisher(
-    runtime.bus,
-    { agent: agent.name, action: prompt.actionName, generationId, run: start.kind === 'fresh' ? 'start' : start.run },
+  const scope: RunScope = {
+    options,
+    generationId,
     scrubber,
-  );
-  const signal = options.signal ?? options.stream?.signal ?? new AbortController().signal;
-  const usage: Required<Pick<Usage, 'inputTokens' | 'outputTokens'>> = { inputTokens: 0, outputTokens: 0 };
-  let failure: Error | undefined;
-
-  const machine = generationMachine.provide({
-    actors: {
-      callModel: fromPromise<ModelResponse, GenerationContext>(async ({ input: context }) => {
-        const span = trace?.startModelCall({
-          provider: adapter.provider,
-          service: adapter.service,
-          model: adapter.model,
-        });
-        try {
-          const request = {
-            ...buildModelRequest(context, prompt),
-            executeTool: (call: ToolCall) => executeOutsideLoop(call, { prompt, scrubber, generationId, signal }),
-          };
-          const call = () =>
-            adapter.call(request, {
-              stream: options.stream !== undefined,
-              signal,
-              ...(options.stream && { onPart: (part) => options.stream?.push(part) }),
-            });
-          const response = await (span ? span.runInContext(call) : call());
-          usage.inputTokens += response.usage?.inputTokens ?? 0;
-          usage.outputTokens += response.usage?.outputTokens ?? 0;
-          span?.end({
-            finishReason: response.finishReason,
-            ...(response.rawFinishReason !== undefined && { rawFinishReason: response.rawFinishReason }),
-            ...(response.responseId !== undefined && { responseId: response.responseId }),
-            ...(response.responseModel !== undefined && { responseModel: response.responseModel }),
-            ...(response.usage !== undefined && { usage: response.usage }),
-          });
-          return response;
-        } catch (error) {
-          failure = scrubError(error, scrubber);
-          span?.fail(failure);
-          throw failure;
-        }
-      }),
-      runTools: fromPromise<RunToolsOutput, RunToolsInput>(async ({ input }) => {
-        try {
-          return await runTools(input);
-        } catch (error) {
-          failure = scrubError(error, scrubber);
-          throw failure;
-        }
-      }),
-    },
-    actions: {
-      publish: ({ context, event }, params) => {
-        if (options.nested && params.event === 'input_requested') return;
-        const answers = event.type === 'RESUME' ? event.answers : undefined;
-        const data = eventData(params.event, context, { traceparent, ...(answers && { answers }) });
-        // A pause is stored before it is announced, so whoever hears input_requested can resume it.
-        const before =
-          params.event === 'input_requested'
-            ? async () => {
-                await runtime.bus.checkpoints.save(generationId, {
-                  checkpoint: checkpointFromContext(context, traceparent, runtime.checkpointKey),
-                  params: options.params,
-                });
-              }
-            : undefined;
-        publisher.emit(params.event, data, before);
-      },
-    },
-  });
-
-  async function runTools({ context, answers, resuming }: RunToolsInput): Promise<RunToolsOutput> {
-    const secretCalls = new Set(
-      context.inputRequests
-        .filter((request) => request.kind === 'secret')
-        .map((request) => request.tool_call_id as string),
-    );
-    const result = await dispatchToolCalls({
-      calls: context.turnCalls,
-      tools: prompt.tools,
-      gatedTools: prompt.gatedTools,
-      completed: context.completedResults,
-      recovered: options.recovered ?? {},
-      answers,
-      approvalCalls: new Set(context.approvalToolCalls),
-      mcpCalls: new Set(context.mcpToolCalls),
-      approvedCalls: new Set(context.approvedToolCalls),
-      secretCalls,
+    trace,
+    traceparent: trace?.traceparent,
+    publisher: createEventPublisher(
+      runtime.bus,
+      { agent: agent.name, action: prompt.actionName, generationId, run: start.kind === 'fresh' ? 'start' : start.run },
       scrubber,
-      generationId,
-      resuming,
-      signal,
-      ...(trace && { trace }),
-      onCompleted: async (callId, completed) => {
-        publisher.emit('tool_completed', { tool_call_id: callId, ...completed });
-        options.stream?.push({
-          type: 'tool-result',
-          toolCallId: callId,
-          toolName: completed.tool_name,
-          result: completed.result,
-          isError: completed.is_error,
-        });
-        // Stored before the next call runs: a replay after a crash finds it and does not run it again.
-        await publisher.flush();
-      },
-      onInputRequest: (request) =>
-        options.stream?.push({ type: 'input-request', request: InputRequest.fromJSON(request) }),
-    });
-    const resultMessages =
-      result.inputRequests.length > 0
-        ? []
-        : adapter.toolResultMessages(toResultMessages(context.turnCalls, result.completed));
-    return { ...result, resultMessages };
-  }
+    ),
+    signal: options.signal ?? options.stream?.signal ?? new AbortController().signal,
+    usage: { inputTokens: 0, outputTokens: 0 },
+    failure: undefined,
+  };
+  const { publisher, traceparent, usage } = scope;
 
-  const actor = createActor(machine, { input: initial });
+  const actor = createGenerationActor(initial, scope);
   const stopped = waitForStop(actor, start.kind === 'resume');
   actor.start();
   if (start.kind === 'resume') actor.send({ type: 'RESUME', answers: start.answers });
@@ -241,6 +134,7 @@ async function runToStop(
   await publisher.flush();
 
   if (snapshot.value === 'failed') {
+    const failure = scope.failure;
     trace?.end({ status: 'failed', ...(failure && { error: failure }) });
     throw failure ?? new Error(context.error?.message ?? 'The generation failed');
   }
@@ -266,8 +160,6 @@ async function runToStop(
   trace?.end({ status });
   return response;
 }
-
-type GenerationActor = ReturnType<typeof createActor<typeof generationMachine>>;
 
 /** Resolves at the run's next stop. A resumed run starts paused, so its first pause is not a stop. */
 function waitForStop(actor: GenerationActor, startsPaused: boolean) {

@@ -1,0 +1,32 @@
+import type { EventName } from '../../bus/events.js';
+import { checkpointFromContext } from '../../checkpoint/checkpoint-from-context.js';
+import { eventData } from '../event-data.js';
+import type { GenerationContext } from '../generation-context.js';
+import type { RunScope } from '../run-scope.js';
+
+/**
+ * The `publish` action of one run: turns a transition into its event. A pause is stored before
+ * it is announced, so whoever hears `input_requested` can resume it; a nested generation's pause
+ * is neither stored nor announced.
+ */
+export function publishTransition(
+  scope: RunScope,
+  name: EventName,
+  context: GenerationContext,
+  answers: ReadonlyMap<string, unknown> | undefined,
+): void {
+  const { options, traceparent } = scope;
+  if (options.nested && name === 'input_requested') return;
+  const runtime = options.agent.runtime;
+  const data = eventData(name, context, { traceparent, ...(answers && { answers }) });
+  const before =
+    name === 'input_requested'
+      ? async () => {
+          await runtime.bus.checkpoints.save(scope.generationId, {
+            checkpoint: checkpointFromContext(context, traceparent, runtime.checkpointKey),
+            params: options.params,
+          });
+        }
+      : undefined;
+  scope.publisher.emit(name, data, before);
+}
