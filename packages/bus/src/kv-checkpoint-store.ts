@@ -23,10 +23,18 @@ interface CheckpointRecord {
  * again (a redelivered job), with the revision it claimed or the one it wrote.
  */
 export function createKvCheckpointStore(kv: () => Promise<KV>, retry: RetryOptions): CheckpointStore {
+  // The record each recent load saw: a resume loads, then claims the same revision, so the claim
+  // can try its revision-checked update at once instead of reading the key a second time.
+  const recentlyLoaded = new Map<string, { record: CheckpointRecord; revision: number }>();
   const read = async (generationId: string) => {
     const bucket = await kv();
     const entry = await retryTransient(() => bucket.get(assertSubjectToken('generation id', generationId)), retry);
     return entry === null || entry.operation !== 'PUT' ? undefined : toRecord(entry);
+  };
+  const remember = (generationId: string, found: { record: CheckpointRecord; revision: number }) => {
+    recentlyLoaded.delete(generationId);
+    recentlyLoaded.set(generationId, found);
+    if (recentlyLoaded.size > 1_000) recentlyLoaded.delete(recentlyLoaded.keys().next().value as string);
   };
 
   return {
@@ -43,6 +51,7 @@ export function createKvCheckpointStore(kv: () => Promise<KV>, retry: RetryOptio
     async load(generationId) {
       const found = await read(generationId);
       if (found === undefined) return undefined;
+      remember(generationId, found);
       const stored: StoredCheckpoint = {
         checkpoint: found.record.checkpoint,
         params: found.record.params,
@@ -55,8 +64,11 @@ export function createKvCheckpointStore(kv: () => Promise<KV>, retry: RetryOptio
 
     async claim(generationId, revision, claimant) {
       const bucket = await kv();
+      let seen = recentlyLoaded.get(generationId);
+      recentlyLoaded.delete(generationId);
       for (;;) {
-        const found = await read(generationId);
+        const found = seen?.revision === revision ? seen : await read(generationId);
+        seen = undefined;
         if (found === undefined) {
           throw new ResumeError('not_found', `No checkpoint is stored for generation ${generationId}`);
         }

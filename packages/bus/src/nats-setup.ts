@@ -58,6 +58,8 @@ export async function connectNats(options: NatsBusOptions, isClosed: () => boole
         name: options.name ?? 'interlude',
         maxReconnectAttempts: -1,
         reconnectTimeWait: 250,
+        // An Error per request for async stack traces cost up to 0.6 ms a generation (profiled).
+        noAsyncTraces: true,
       });
     } catch (error) {
       if (isClosed() || !isUnreachable(error)) throw error;
