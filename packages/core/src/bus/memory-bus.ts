@@ -16,6 +16,11 @@ import type { GenerationEvent } from './events.js';
 export interface MemoryBusOptions {
   /** Deliveries of one job before it is dropped as poisoned. Default 5. */
   maxDeliveries?: number;
+  /**
+   * Completed generations whose log and checkpoint are kept; older ones are forgotten, so a
+   * long-running process on the default bus does not grow without bound. Default 1,000.
+   */
+  retainCompleted?: number;
 }
 
 /**
@@ -27,6 +32,19 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   const logs = new Map<string, GenerationEvent[]>();
   const seen = new Set<string>();
   const subscribers = new Set<{ filter: EventFilter; handler: EventHandler }>();
+  const checkpoints = createMemoryCheckpointStore();
+  const completed = new Set<string>();
+  const retainCompleted = options.retainCompleted ?? 1_000;
+
+  const forgetOldest = () => {
+    while (completed.size > retainCompleted) {
+      const oldest = completed.values().next().value as string;
+      completed.delete(oldest);
+      for (const event of logs.get(oldest) ?? []) seen.delete(event.id);
+      logs.delete(oldest);
+      checkpoints.forget(oldest);
+    }
+  };
 
   return {
     async publish(event) {
@@ -36,6 +54,10 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       const log = logs.get(event.generation_id) ?? [];
       log.push(copy);
       logs.set(event.generation_id, log);
+      if (event.event === 'completed') {
+        completed.add(event.generation_id);
+        forgetOldest();
+      }
       for (const subscriber of subscribers) {
         if (!matchesFilter(subscriber.filter, copy)) continue;
         // A subscriber's failure is its own: it must not fail the generation that published.
@@ -56,7 +78,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
         },
       };
     },
-    checkpoints: createMemoryCheckpointStore(),
+    checkpoints,
     jobs: createMemoryJobQueue(options.maxDeliveries ?? 5),
     async close() {
       subscribers.clear();
@@ -64,10 +86,13 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   };
 }
 
-export function createMemoryCheckpointStore(): CheckpointStore {
+export function createMemoryCheckpointStore(): CheckpointStore & { forget(generationId: string): void } {
   const records = new Map<string, StoredCheckpoint>();
   let revision = 0;
   return {
+    forget(generationId) {
+      records.delete(generationId);
+    },
     async save(generationId, record) {
       revision += 1;
       records.set(generationId, {
