@@ -1,14 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { natsBus } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
-import { createRuntime, type Runtime } from '@interlude/core';
+import { createRuntime, ResumeError, type Runtime } from '@interlude/core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { rawStoredEventIds } from '../support/bus-raw-log.js';
-import { type CrashPoint, defineReliabilityAgent } from '../support/reliability-agent.js';
+import { CANARY, type CrashPoint, defineReliabilityAgent } from '../support/reliability-agent.js';
 import { recordFigure } from '../support/reliability-figures.js';
 import { countByCall, createLedger, type Ledger, type SideEffectRow } from '../support/reliability-ledger.js';
 import { superviseWorkers } from '../support/reliability-supervisor.js';
 import { seededRandom, waitUntil } from '../support/reliability-wait.js';
+import { startWireTap } from '../support/reliability-wire-tap.js';
 
 const GENERATIONS = 100;
 const CRASHES_PER_POINT = 5;
@@ -216,4 +217,51 @@ describe('workers killed with SIGKILL mid-generation', () => {
       seconds,
     });
   }, 180_000);
+
+  it('a generation a worker paused on a secret question: the answer is refused for the queue, resumed in-process, and never crosses NATS', async () => {
+    const tap = await startWireTap(inject('natsUrl'));
+    try {
+      const queue = uniqueId('reliability');
+      const current = superviseWorkers({
+        script: 'reliability-worker-process.ts',
+        count: 1,
+        maxRestarts: 0,
+        env: {
+          NATS_URL: inject('natsUrl'),
+          QUEUE: queue,
+          POSTGRES_URL: inject('postgresUrl'),
+          LEDGER_SCHEMA: ledger.schema,
+        },
+      });
+      supervisor = current;
+      await current.ready();
+      const support = runtime.agents.get('support');
+      const { generationId } =
+        (await support?.generation('handle', { ticketId: 7, verify: true }).generateLater({ queue })) ?? {};
+      if (generationId === undefined) throw new Error('no support agent');
+      await waitUntil(async () => (await runtime.bus.checkpoints.load(generationId)) !== undefined, 'the pause', {
+        timeoutMs: 20_000,
+      });
+
+      const refused = await runtime
+        .answerLater(generationId, { call_refund: true, call_pin: CANARY }, { queue })
+        .catch((error: unknown) => error);
+      expect(ResumeError.isInstance(refused) && refused.code).toBe('secret_in_job');
+      expect(String((refused as Error).message)).not.toContain(CANARY);
+      const done = await runtime.answer(generationId, { call_refund: true, call_pin: CANARY });
+      expect(done.status).toBe('completed');
+
+      const rows = (await ledger.rows()).filter((row) => row.generation_id === generationId || row.tool === 'LEAK');
+      expect(rows.map((row) => row.tool_call_id).sort()).toEqual(['call_lookup', 'call_pin', 'call_refund']);
+      const log = JSON.stringify(await runtime.bus.events(generationId));
+      expect(log).toContain('PIN [FILTERED]');
+      expect(log).not.toContain(CANARY);
+      await tap.flush();
+      expect(tap.count).toBeGreaterThan(0);
+      expect(tap.saw(CANARY)).toBe(false);
+      expect(current.lines().join('\n')).not.toContain(CANARY);
+    } finally {
+      await tap.close();
+    }
+  }, 60_000);
 });
