@@ -26,7 +26,7 @@ export interface MemoryBusOptions {
 /**
  * The embedded bus: one process, no server. Events, checkpoints and jobs live in memory, with the
  * same semantics as the NATS bus (dedupe by event id, revision-checked claims, redelivery of a
- * job whose handler failed). Values are copied through JSON at the boundary, as a wire would.
+ * job whose handler failed). Readers get copies, as they would off a wire.
  */
 export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   const logs = new Map<string, GenerationEvent[]>();
@@ -50,7 +50,9 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     async publish(event) {
       if (seen.has(event.id)) return;
       seen.add(event.id);
-      const copy = structuredClone(event);
+      // Kept as published: core never mutates an event or the context arrays it points into, and
+      // every reader (events(), subscribers) gets its own copy.
+      const copy = event;
       const log = logs.get(event.generation_id) ?? [];
       log.push(copy);
       logs.set(event.generation_id, log);
