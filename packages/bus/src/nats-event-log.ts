@@ -41,8 +41,27 @@ export async function readEvents(client: JetStreamClient, generationId: string):
       if (message.info.pending === 0) break;
     }
     messages.stop();
-    return events;
+    return inRunOrder(events);
   } finally {
     await consumer.delete().catch(() => undefined);
   }
+}
+
+/**
+ * Runs in the order they began, each run's events by index. A run pipelines its publishes, so a
+ * publish retried through an outage can land after a later one of the same run; its index says
+ * where it belongs. Ties (a failed run's `failed` and its retry's event) keep stream order.
+ */
+export function inRunOrder(events: GenerationEvent[]): GenerationEvent[] {
+  const runOrder = new Map<string, number>();
+  for (const event of events) if (!runOrder.has(event.run)) runOrder.set(event.run, runOrder.size);
+  return events
+    .map((event, position) => ({ event, position }))
+    .sort(
+      (a, b) =>
+        (runOrder.get(a.event.run) as number) - (runOrder.get(b.event.run) as number) ||
+        a.event.index - b.event.index ||
+        a.position - b.position,
+    )
+    .map(({ event }) => event);
 }

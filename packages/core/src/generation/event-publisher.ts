@@ -3,16 +3,22 @@ import { EVENT_VERSION, type EventData, type EventName, type GenerationEvent } f
 import type { Scrubber } from '../secrets/scrub.js';
 
 export interface EventPublisher {
-  /** Queues an event; events are published one after another in the order they were emitted. */
+  /**
+   * Publishes an event now, in emit order, without waiting for earlier ones to be acknowledged.
+   * `before` (storing the checkpoint a pause announces) runs first, and events emitted after it
+   * wait for it.
+   */
   emit<Name extends EventName>(name: Name, data: EventData[Name], before?: () => Promise<void>): void;
   /** Waits until everything emitted so far is stored; throws if a publish failed. */
   flush(): Promise<void>;
 }
 
 /**
- * Publishes one run's transitions in order. Event ids are `<generation>:<run>:<index>`: a run
- * replayed after a crash emits the same ids in the same order, so the log stores each once.
- * Every payload goes through the scrubber first.
+ * Publishes one run's transitions. Event ids are `<generation>:<run>:<index>`: a run replayed
+ * after a crash emits the same ids in the same order, so the log stores each once. Publishes are
+ * pipelined (one connection keeps their order, and each carries its index); the run waits for the
+ * acknowledgements only where it matters — before a tool runs and at its stop (`flush`). Every
+ * payload goes through the scrubber first.
  */
 export function createEventPublisher(
   bus: Bus,
@@ -20,8 +26,19 @@ export function createEventPublisher(
   scrubber: Scrubber,
 ): EventPublisher {
   let index = 0;
-  let chain: Promise<void> = Promise.resolve();
+  let inFlight: Promise<void>[] = [];
+  // Settles once every `before` so far has run and its event was sent; later events queue behind it.
+  let gate: Promise<void> | undefined;
   let failure: unknown;
+  const send = async (event: GenerationEvent, before?: () => Promise<void>) => {
+    if (failure !== undefined) return;
+    try {
+      await before?.();
+      await bus.publish(event);
+    } catch (error) {
+      failure ??= error;
+    }
+  };
   return {
     emit(name, data, before) {
       // A failed run may be run again from the same checkpoint; its `failed` event gets an id of
@@ -40,18 +57,22 @@ export function createEventPublisher(
         data: scrubber.value(data),
       } as GenerationEvent;
       index += 1;
-      chain = chain.then(async () => {
-        if (failure !== undefined) return;
-        try {
-          await before?.();
-          await bus.publish(event);
-        } catch (error) {
-          failure = error;
-        }
-      });
+      let sent: Promise<void>;
+      if (before !== undefined || gate !== undefined) {
+        const waitFor = gate ?? Promise.resolve();
+        sent = waitFor.then(() => send(event, before));
+        gate = sent;
+      } else {
+        sent = send(event);
+      }
+      inFlight.push(sent);
     },
     async flush() {
-      await chain;
+      const pending = inFlight;
+      const settledGate = gate;
+      inFlight = [];
+      await Promise.all(pending);
+      if (gate === settledGate) gate = undefined;
       if (failure !== undefined) throw failure;
     },
   };
