@@ -182,30 +182,3 @@ export const hostileAnswers: fc.Arbitrary<unknown> = fc.oneof(
   },
   { weight: 1, arbitrary: hostileValue },
 );
-
-/**
- * True for the checkpoints that reach two core bugs reported to the lead, which throw a
- * TypeError instead of a `ResumeError`: a choice request whose `options` is not an array
- * (validate-answers.ts, `options.map`), and a request `schema` that zod cannot compile (not an
- * object, or an unknown `type`). The property leaves them out until core fixes them.
- */
-export function reachesReportedCoreBug(checkpoint: unknown): boolean {
-  const requests = (checkpoint as { input_requests?: unknown } | null)?.input_requests;
-  if (!Array.isArray(requests)) return false;
-  return requests.some((request: unknown) => {
-    if (typeof request !== 'object' || request === null) return false;
-    const { kind, options, schema } = request as Record<string, unknown>;
-    if (kind === 'choice' && options !== undefined && !Array.isArray(options)) return true;
-    return 'schema' in request && schema !== undefined && !compiles(schema);
-  });
-}
-
-function compiles(schema: unknown): boolean {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return false;
-  try {
-    z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
-    return true;
-  } catch {
-    return false;
-  }
-}

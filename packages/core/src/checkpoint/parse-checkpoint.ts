@@ -2,11 +2,17 @@ import { z } from 'zod';
 import { ResumeError } from '../errors/resume-error.js';
 import { CHECKPOINT_VERSION, type Checkpoint } from './checkpoint.js';
 
-const inputRequestShape = z.looseObject({
-  kind: z.enum(['confirm', 'text', 'choice', 'secret']),
-  prompt: z.string(),
-  tool_call_id: z.string(),
-});
+const inputRequestShape = z
+  .looseObject({
+    kind: z.enum(['confirm', 'text', 'choice', 'secret']),
+    prompt: z.string(),
+    tool_call_id: z.string(),
+    options: z.array(z.unknown()).min(1).optional(),
+    schema: z.record(z.string(), z.unknown()).optional(),
+  })
+  .refine((request) => request.kind !== 'choice' || request.options !== undefined, {
+    message: 'a choice request needs its options',
+  });
 
 const checkpointShape = z.object({
   version: z.number(),
@@ -33,10 +39,10 @@ const checkpointShape = z.object({
 });
 
 /**
- * Checks that a value is a checkpoint this release can read: the version first (so a newer
- * format gets `unsupported_version`, not a shape error), then every field's type.
+ * Checks that a value is a checkpoint object of a version this release reads, before anything
+ * else, so a newer format gets `unsupported_version` rather than a shape error.
  */
-export function parseCheckpoint(value: unknown): Checkpoint {
+export function assertCheckpointVersion(value: unknown): asserts value is Checkpoint {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ResumeError('invalid_checkpoint', 'A checkpoint must be a JSON object');
   }
@@ -47,6 +53,11 @@ export function parseCheckpoint(value: unknown): Checkpoint {
       `Checkpoint version ${JSON.stringify(version)} is not supported (this release reads version ${CHECKPOINT_VERSION})`,
     );
   }
+}
+
+/** Checks every field's type (after the version and, when a key is set, the signature). */
+export function parseCheckpoint(value: unknown): Checkpoint {
+  assertCheckpointVersion(value);
   const parsed = checkpointShape.safeParse(value);
   if (!parsed.success) {
     throw new ResumeError('invalid_checkpoint', `The checkpoint is malformed: ${z.prettifyError(parsed.error)}`);

@@ -28,8 +28,10 @@ export function verifyCheckpointSignature(checkpoint: Checkpoint, key: string | 
     );
   }
   const expected = Buffer.from(signatureOf(checkpoint, key), 'hex');
-  const given = Buffer.from(checkpoint.signature, 'hex');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  // Buffer.from(…, 'hex') stops at the first non-hex character, so check the written form first.
+  const wellFormed = /^[0-9a-f]{64}$/.test(checkpoint.signature);
+  const given = Buffer.from(wellFormed ? checkpoint.signature : '', 'hex');
+  if (!wellFormed || given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new ResumeError(
       'bad_signature',
       'The checkpoint signature does not match: it was altered or signed with another key',

@@ -1,5 +1,5 @@
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
-import { parseCheckpoint } from '../checkpoint/parse-checkpoint.js';
+import { assertCheckpointVersion, parseCheckpoint } from '../checkpoint/parse-checkpoint.js';
 import { verifyCheckpointSignature } from '../checkpoint/sign-checkpoint.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { validateAnswers } from '../input-request/validate-answers.js';
@@ -22,8 +22,10 @@ export function checkResume(
   answers: unknown,
   expected: { agent: string; actionName: string; adapter: ProviderAdapter; checkpointKey: string | undefined },
 ): CheckedResume {
+  // The signature first: any field a client altered is `bad_signature`, whatever it broke.
+  assertCheckpointVersion(value);
+  verifyCheckpointSignature(value, expected.checkpointKey);
   const checkpoint = parseCheckpoint(value);
-  verifyCheckpointSignature(checkpoint, expected.checkpointKey);
   const { adapter } = expected;
   if (checkpoint.agent !== expected.agent) {
     throw new ResumeError(

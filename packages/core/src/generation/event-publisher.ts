@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Bus } from '../bus/bus.js';
 import { EVENT_VERSION, type EventData, type EventName, type GenerationEvent } from '../bus/events.js';
 import type { Scrubber } from '../secrets/scrub.js';
@@ -41,9 +42,10 @@ export function createEventPublisher(
   };
   return {
     emit(name, data, before) {
-      // A failed run may be run again from the same checkpoint; its `failed` event gets an id of
-      // its own so the retry's event at the same index is not taken for a duplicate of it.
-      const id = `${identity.generationId}:${identity.run}:${index}${name === 'failed' ? ':failed' : ''}`;
+      // A failed run may be run again from the same checkpoint, and fail again: each `failed` gets
+      // an id of its own, so neither the retry's event at that index nor a later failure is taken
+      // for a duplicate of it.
+      const id = `${identity.generationId}:${identity.run}:${index}${name === 'failed' ? `:failed:${randomUUID().slice(0, 8)}` : ''}`;
       const event = {
         version: EVENT_VERSION,
         id,

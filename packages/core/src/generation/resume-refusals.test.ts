@@ -146,6 +146,34 @@ describe('resume refusals: each raises ResumeError before any tool runs or reque
       (c) => ({ checkpoint: { ...c, signature: '00'.repeat(32) }, answers: goodAnswers }),
     ],
     [
+      'a good signature with characters after it',
+      'bad_signature',
+      (c) => ({ checkpoint: { ...c, signature: `${c.signature}x` }, answers: goodAnswers }),
+    ],
+    [
+      'a choice request whose options are not a list',
+      'invalid_checkpoint',
+      (c) => ({
+        checkpoint: {
+          ...c,
+          input_requests: c.input_requests.map((r) => (r.kind === 'choice' ? { ...r, options: 'x' } : r)),
+        },
+        answers: goodAnswers,
+      }),
+    ],
+    [
+      'an answer schema that is not a JSON Schema',
+      'invalid_checkpoint',
+      (c) => ({
+        checkpoint: {
+          ...c,
+          input_requests: c.input_requests.map((r) => (r.schema ? { ...r, schema: { type: 'foo' } } : r)),
+        },
+        answers: goodAnswers,
+      }),
+      'call_age',
+    ],
+    [
       'an unsigned checkpoint where a key is set',
       'bad_signature',
       (c) => ({ checkpoint: { ...c, signature: undefined }, answers: goodAnswers }),

@@ -58,7 +58,7 @@ function checkAnswer(request: InputRequestJSON, answer: unknown): void {
     }
   }
   if (request.schema !== undefined) {
-    const result = schemaFor(request.schema).safeParse(answer);
+    const result = schemaFor(request).safeParse(answer);
     if (!result.success) {
       // The answer itself stays out of the message: it may be a secret.
       throw new ResumeError(
@@ -74,10 +74,22 @@ function checkAnswer(request: InputRequestJSON, answer: unknown): void {
 
 const schemas = new WeakMap<object, z.ZodType>();
 
-function schemaFor(schema: Record<string, unknown>): z.ZodType {
+function schemaFor(request: InputRequestJSON): z.ZodType {
+  const schema = request.schema as Record<string, unknown>;
   let compiled = schemas.get(schema);
   if (compiled === undefined) {
-    compiled = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+    try {
+      compiled = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+    } catch (error) {
+      throw new ResumeError(
+        'invalid_checkpoint',
+        `The answer schema of ${describe(request)} is not a JSON Schema this release reads`,
+        {
+          toolCallId: request.tool_call_id as string,
+          cause: error,
+        },
+      );
+    }
     schemas.set(schema, compiled);
   }
   return compiled;
