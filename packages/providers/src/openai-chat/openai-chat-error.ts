@@ -54,7 +54,7 @@ export function mapOpenAIError(error: unknown, provider: string, label: string):
   return new ProviderError({
     message: `${label} stream failed before the response was complete: ${describe(error)}`,
     provider,
-    type: 'stream_error',
+    type: 'stream_truncated',
     isRetryable: true,
     cause: error,
   });
