@@ -10,6 +10,7 @@ describe('declines and repeated pauses', () => {
     const scenario = createRefundScenario();
     const { agent, provider, runtime } = scriptedAgent(scenario.action, [...scenario.replies]);
     const paused = await agent.handle({ ticketId: 1 }).generateNow();
+    await expectRebuildMatches(runtime, paused);
     const done = await agent
       .handle({ ticketId: 1 })
       .resumeNow({ checkpoint: throughJson(paused.checkpoint), answers: { call_refund: false } });

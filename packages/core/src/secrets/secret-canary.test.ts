@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InputRequest } from '../input-request/input-request.js';
-import { scriptedAgent, throughJson } from '../test-support/harness.js';
+import { expectRebuildMatches, scriptedAgent, throughJson } from '../test-support/harness.js';
 import { tool } from '../tool/tool.js';
 import { Scrubber } from './scrub.js';
 import { ScrubbedError, scrubError } from './scrubbed-error.js';
@@ -53,9 +53,11 @@ describe('secret answers', () => {
       ],
     );
     const asked = await agent.handle({}).generateNow();
+    await expectRebuildMatches(runtime, asked);
     const second = await agent
       .handle({})
       .resumeNow({ checkpoint: throughJson(asked.checkpoint), answers: { c_deploy: CANARY } });
+    await expectRebuildMatches(runtime, second);
     const failure = await agent
       .handle({})
       .resumeNow({ checkpoint: throughJson(second.checkpoint), answers: { c_confirm: true } })
