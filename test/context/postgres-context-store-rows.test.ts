@@ -28,21 +28,6 @@ describe('postgresContextStore rows', () => {
     expect(await tablesIn(schema.name)).toEqual(['contexts', 'generations', 'messages']);
   });
 
-  it('stores a tool message once per tool call id, even when appended twice', async () => {
-    const store = postgresContextStore({ pool: schema.pool }, { schema: schema.name });
-    await store.append('k', [toolRow]);
-    await store.append('k', [toolRow, { ...toolRow, toolCallId: 'c2' }]);
-    expect((await store.load('k')).map((message) => message.toolCallId)).toEqual(['c1', 'c2']);
-  });
-
-  it('dedupes per context: the same tool call id in another context is its own row', async () => {
-    const store = postgresContextStore({ pool: schema.pool }, { schema: schema.name });
-    await store.append('a', [toolRow]);
-    await store.append('b', [toolRow]);
-    expect(await store.load('a')).toEqual([toolRow]);
-    expect(await store.load('b')).toEqual([toolRow]);
-  });
-
   it('two stores on separate connections appending the same tool rows at once store each call once, in order', async () => {
     const first = postgresContextStore({ connectionString: inject('postgresUrl') }, { schema: schema.name });
     const second = postgresContextStore({ connectionString: inject('postgresUrl') }, { schema: schema.name });
@@ -62,20 +47,6 @@ describe('postgresContextStore rows', () => {
     await store.recordGeneration('k', { ...generation, status: 'completed' });
     const { rows } = await schema.pool.query(`SELECT generation_id, status FROM "${schema.name}".generations`);
     expect(rows).toEqual([{ generation_id: 'g', status: 'completed' }]);
-  });
-
-  it('keeps user and assistant text as text and rows in the order appended', async () => {
-    const store = postgresContextStore({ pool: schema.pool }, { schema: schema.name });
-    await store.append('k', [
-      { generationId: 'g', role: 'user', content: 'Hello "there"' },
-      { generationId: 'g', role: 'assistant', content: 'Hi.' },
-    ]);
-    await store.append('k', [{ generationId: 'h', role: 'user', content: 'Again' }]);
-    expect(await store.load('k')).toEqual([
-      { generationId: 'g', role: 'user', content: 'Hello "there"' },
-      { generationId: 'g', role: 'assistant', content: 'Hi.' },
-      { generationId: 'h', role: 'user', content: 'Again' },
-    ]);
   });
 
   it('refuses a schema name that is not a plain identifier', () => {

@@ -2,6 +2,7 @@ import { type PostgresContextStore, postgresContextStore } from '@interlude/bus/
 import { createRuntime, defineAgent, hasContext } from '@interlude/core';
 import { createRefundScenario, scriptedProvider } from '@interlude/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defineContextStoreConformance } from '../support/context-store-conformance.js';
 import { createScratchSchema, type ScratchSchema } from './postgres-schema.js';
 
 let schema: ScratchSchema;
@@ -24,7 +25,7 @@ function contextualAgent() {
     actions: { handle: scenario.action },
     context: hasContext(store, { contextual: ({ ticketId }: { ticketId: number }) => `ticket:${ticketId}` }),
   });
-  return { agent, provider, scenario };
+  return { agent };
 }
 
 async function messageRows() {
@@ -120,37 +121,8 @@ describe('postgresContextStore through hasContext', () => {
     const { rows: contexts } = await schema.pool.query(`SELECT context_key FROM "${schema.name}".contexts`);
     expect(contexts).toEqual([{ context_key: 'ticket:42' }]);
   });
+});
 
-  it('load gives back the same messages as the memory store would, in order', async () => {
-    const { agent } = contextualAgent();
-    const paused = await agent.handle({ ticketId: 42 }).generateNow();
-    await agent.handle({ ticketId: 42 }).resumeNow({ checkpoint: paused.checkpoint!, answers: { call_refund: true } });
-
-    const loaded = await store.load('ticket:42');
-    expect(loaded.map((message) => [message.role, message.toolCallId])).toEqual([
-      ['user', undefined],
-      ['tool', 'call_lookup'],
-      ['tool', 'call_refund'],
-      ['assistant', undefined],
-    ]);
-    expect(loaded[0]).toEqual({
-      generationId: paused.generationId,
-      role: 'user',
-      content: 'Resolve support ticket 42',
-    });
-    expect(await store.load('ticket:7')).toEqual([]);
-  });
-
-  it('the next generation in the same context starts from the conversation so far', async () => {
-    const { agent, provider } = contextualAgent();
-    const paused = await agent.handle({ ticketId: 42 }).generateNow();
-    await agent.handle({ ticketId: 42 }).resumeNow({ checkpoint: paused.checkpoint!, answers: { call_refund: true } });
-    await agent.handle({ ticketId: 42 }).generateNow();
-
-    expect(provider.requests[2]?.messages).toEqual([
-      { role: 'user', content: 'Resolve support ticket 42' },
-      { role: 'assistant', content: [{ type: 'text', text: 'I refunded $30 on order 42.' }] },
-      { role: 'user', content: 'Resolve support ticket 42' },
-    ]);
-  });
+describe('postgresContextStore as a ContextStore', () => {
+  defineContextStoreConformance(() => store);
 });
