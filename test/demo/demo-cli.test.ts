@@ -1,26 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENTUALLY, launchChromium, runTicket, saveFailureScreenshot } from './support/demo-browser.js';
-import { type DemoProcess, runCli, startCli, startDemo } from './support/demo-process.js';
+import { describe, expect, it } from 'vitest';
+import { EVENTUALLY, runTicket } from './support/demo-browser.js';
+import { runCli, startCli } from './support/demo-process.js';
+import { useDemoWithBrowser } from './support/demo-with-browser.js';
 
-let demo: DemoProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  [demo, browser] = await Promise.all([startDemo(), launchChromium()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.stop();
-});
+const demo = useDemoWithBrowser();
 
 describe('the terminal client, against the same demo server as the page', () => {
   it('lists a question the page is showing, answers it, and the page shows it resolved', async (context) => {
-    const page: Page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    context.onTestFailed(() => saveFailureScreenshot(page, context.task.name));
-    await page.goto(demo.url);
-    await page.locator('.connection.live').waitFor();
+    const page = await demo.openDesk(context);
     const generationId = await runTicket(page, 101);
     await page.locator('[data-kind="confirm"]').waitFor();
     await expect.poll(() => page.locator(`#pending [data-generation="${generationId}"]`).count(), EVENTUALLY).toBe(1);

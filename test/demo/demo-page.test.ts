@@ -1,35 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { EVENTUALLY, launchChromium, runTicket, saveFailureScreenshot } from './support/demo-browser.js';
-import { type DemoProcess, recordEventStream, startDemo } from './support/demo-process.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { EVENTUALLY, runTicket } from './support/demo-browser.js';
+import { recordEventStream } from './support/demo-process.js';
+import { useDemoWithBrowser } from './support/demo-with-browser.js';
 
-let demo: DemoProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  [demo, browser] = await Promise.all([startDemo(), launchChromium()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.stop();
-});
-
-/** A fresh page on the demo; its screenshot is saved under test-results/ if the test fails. */
-async function openDesk(context: TestContext): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  context.onTestFailed(() => saveFailureScreenshot(page, context.task.name));
-  await page.goto(demo.url);
-  await page.locator('.connection.live').waitFor();
-  return page;
-}
+const demo = useDemoWithBrowser();
 
 const finalAnswer = (page: Page) => page.locator('[data-final-answer]');
 
 describe('the demo page, in headless Chromium against the started demo', () => {
   it('approves a refund: the worker resumes it and the final answer shows', async (context) => {
-    const page = await openDesk(context);
+    const page = await demo.openDesk(context);
     await runTicket(page, 101);
     const question = page.locator('[data-kind="confirm"]');
     await expect
@@ -45,7 +27,7 @@ describe('the demo page, in headless Chromium against the started demo', () => {
   });
 
   it('declines a refund: the refund tool never runs and the model reads the refusal', async (context) => {
-    const page = await openDesk(context);
+    const page = await demo.openDesk(context);
     await runTicket(page, 102);
     await page.locator('[data-kind="confirm"]').getByRole('button', { name: 'Decline' }).click();
     await expect.poll(() => finalAnswer(page).textContent(), EVENTUALLY).toContain('declined the $45 refund');
@@ -55,7 +37,7 @@ describe('the demo page, in headless Chromium against the started demo', () => {
   });
 
   it('answers the triage text, then its choice, in one generation that pauses twice', async (context) => {
-    const page = await openDesk(context);
+    const page = await demo.openDesk(context);
     const generationId = await runTicket(page, 103);
     const text = page.locator('[data-kind="text"]');
     await text.locator('input[name="answer"]').fill('Chrome on macOS: spinner, then "session expired"');
@@ -74,7 +56,7 @@ describe('the demo page, in headless Chromium against the started demo', () => {
   it('answers a deploy token behind an approval gate; the token is nowhere in the page, the event stream or the trace', async (context) => {
     const events = recordEventStream(demo.url);
     await events.ready;
-    const page = await openDesk(context);
+    const page = await demo.openDesk(context);
     const token = `tok-${randomUUID()}`;
     const generationId = await runTicket(page, 104);
     const gate = page.locator('[data-kind="confirm"]');
@@ -105,7 +87,7 @@ describe('the demo page, in headless Chromium against the started demo', () => {
   });
 
   it('runs the manager, which delegates to the billing agent, then asks to confirm the credit', async (context) => {
-    const page = await openDesk(context);
+    const page = await demo.openDesk(context);
     await runTicket(page, 105);
     const question = page.locator('[data-kind="confirm"]');
     await expect

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 /** Where a failing test leaves its screenshot: `test-results/` at the repository root (git-ignored). */
 export const RESULTS_DIRECTORY = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test-results');
@@ -11,26 +11,6 @@ export const RESULTS_DIRECTORY = join(dirname(fileURLToPath(import.meta.url)), '
  * server, and the whole suite shares two cores with other servers, so give it room.
  */
 export const EVENTUALLY = { timeout: 15_000 };
-
-/** Debian's Chromium, headless, with the flags it needs in a container (STACK.md §7). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-default-apps',
-      '--disable-extensions',
-    ],
-  });
-}
 
 /** Saves a full-page screenshot named after the test, for a failure to be looked at. */
 export async function saveFailureScreenshot(page: Page, testName: string): Promise<void> {

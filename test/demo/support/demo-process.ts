@@ -26,29 +26,34 @@ export function startDemo(environment: Record<string, string> = {}): Promise<Dem
     env: { ...inherited, PORT: '0', ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
+  const output = collectOutput(child);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`The demo did not print its URL in 30 s:\n${output}`)), 30_000);
+    const timer = setTimeout(() => fail(new Error(`The demo did not print its URL in 30 s:\n${output()}`)), 30_000);
     const fail = (error: Error) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
       reject(error);
     };
-    child.once('exit', (code) => fail(new Error(`The demo exited (${code}) before it printed its URL:\n${output}`)));
+    child.once('exit', (code) => fail(new Error(`The demo exited (${code}) before it printed its URL:\n${output()}`)));
     child.stdout?.on('data', () => {
-      const match = /Open (http:\/\/\S+)/.exec(output);
+      const match = /Open (http:\/\/\S+)/.exec(output());
       if (match?.[1] === undefined) return;
       clearTimeout(timer);
       child.removeAllListeners('exit');
-      resolve({ url: match[1], output: () => output, stop: () => stopChild(child) });
+      resolve({ url: match[1], output, stop: () => stopChild(child) });
     });
   });
+}
+
+/** Gathers everything a child prints, on stdout and stderr alike, in the order it arrives. */
+function collectOutput(child: ChildProcess): () => string {
+  let output = '';
+  const append = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  return () => output;
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
@@ -80,14 +85,8 @@ export function startCli(url: string, args: string[]): { output(): string; stop(
     env: { ...process.env, DEMO_URL: url, NATS_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  return { output: () => output, stop: () => stopChild(child) };
+  const output = collectOutput(child);
+  return { output, stop: () => stopChild(child) };
 }
 
 /** Reads the server's event stream (`/api/events`) into text until `stop()`: what any subscriber could see. */

@@ -4,27 +4,14 @@
  * it with Debian's Chromium. Run with `pnpm --filter @interlude/demo screenshot`.
  */
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { readDemoConfig } from '../config/read-demo-config.js';
 import { createDesk } from '../desk/create-desk.js';
 import { startDemoServer } from '../server/start-demo-server.js';
-
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-default-apps',
-  '--disable-extensions',
-];
+import { launchChromium } from './launch-chromium.js';
 
 const desk = await createDesk({ ...readDemoConfig({}), port: 0 });
 const server = await startDemoServer(desk, { host: '127.0.0.1', port: 0 });
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_FLAGS });
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, deviceScaleFactor: 1 });
   await page.goto(server.url);
