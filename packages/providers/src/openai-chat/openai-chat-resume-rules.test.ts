@@ -1,5 +1,6 @@
 import { ResumeError } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { itClearsForcedToolChoice } from '../testing/it-clears-forced-tool-choice.js';
 import { openaiFixtures } from '../testing/openai-fixtures.js';
 import { createForcedRefundAgent } from '../testing/openai-forced-refund-agent.js';
 import { runToStop, throughJson } from '../testing/run-to-stop.js';
@@ -19,23 +20,14 @@ const chat = (model = 'gpt-4.1') => openaiChat({ model, baseURL: `${server.url}/
 const bodies = () => server.requests.map((request) => request.body as Record<string, unknown>);
 
 describe.each([false, true])('openaiChat tool choice and resume checks (stream: %s)', (stream) => {
-  it('sends a forced tool as {type: function, function: {name}} and clears it after use, across the pause', async () => {
-    const { agent, runs } = createForcedRefundAgent(chat(), { type: 'tool', name: 'issue_refund' });
-    server.enqueue(path, fixtures.reply('refund-tool-calls', stream), fixtures.reply('refund-final-text', stream));
-    const paused = await runToStop(agent.handle({ ticketId: 42 }), { stream });
-    expect(paused.response.checkpoint?.tool_choice_cleared).toBe(true);
-
-    await runToStop(agent.handle({ ticketId: 42 }), {
-      stream,
-      resume: {
-        checkpoint: throughJson(paused.response.checkpoint!),
-        answers: { call_refund_1: true },
-      },
-    });
-    expect(runs).toEqual({ lookup_order: 1, issue_refund: 1 });
-    const [first, resumed] = bodies();
-    expect(first?.tool_choice).toEqual({ type: 'function', function: { name: 'issue_refund' } });
-    expect(resumed).not.toHaveProperty('tool_choice');
+  itClearsForcedToolChoice({
+    title: 'sends a forced tool as {type: function, function: {name}} and clears it after use, across the pause',
+    stream,
+    server: () => server,
+    path,
+    fixtures,
+    build: () => chat(),
+    sentToolChoice: { type: 'function', function: { name: 'issue_refund' } },
   });
 
   it('sends required as is', async () => {

@@ -1,5 +1,7 @@
 import type { ModelRequest, ModelStreamPart, ToolSpec } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { itRetriesRateLimitsAndServerErrors } from '../testing/it-retries-rate-limits-and-server-errors.js';
+import { createModelRequest, lookupOrderSpec } from '../testing/model-request.js';
 import { openaiFixtures } from '../testing/openai-fixtures.js';
 import { createWireServer, type WireServer } from '../testing/wire-server.js';
 import { type OpenAIResponsesOptions, openaiResponses } from './openai-responses-adapter.js';
@@ -7,13 +9,7 @@ import { type OpenAIResponsesOptions, openaiResponses } from './openai-responses
 const fixtures = openaiFixtures(new URL('./__fixtures__/', import.meta.url), 'responses');
 const path = '/v1/responses';
 
-const tools: ToolSpec[] = [
-  {
-    name: 'lookup_order',
-    description: 'Look an order up',
-    inputSchema: { type: 'object', properties: { order_id: { type: 'number' } }, required: ['order_id'] },
-  },
-];
+const tools: ToolSpec[] = [lookupOrderSpec];
 
 let server: WireServer;
 beforeEach(async () => {
@@ -28,13 +24,7 @@ function adapter(options: Partial<OpenAIResponsesOptions> = {}) {
 }
 
 function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    instructions: 'You resolve support tickets.',
-    messages: adapter().userMessages('Resolve ticket 42'),
-    tools,
-    toolChoice: undefined,
-    ...overrides,
-  };
+  return createModelRequest(adapter(), tools, overrides);
 }
 
 describe.each([false, true])('openaiResponses call (stream: %s)', (stream) => {
@@ -96,39 +86,15 @@ describe.each([false, true])('openaiResponses call (stream: %s)', (stream) => {
     }
   });
 
-  it('retries a 429 and succeeds on the next answer', async () => {
-    server.enqueue(
-      path,
-      {
-        status: 429,
-        json: { error: { message: 'Slow down', type: 'requests', code: 'rate_limit_exceeded' } },
-        headers: { 'retry-after-ms': '1' },
-      },
-      fixtures.reply('refund-final-text', stream),
-    );
-    const response = await adapter({ maxRetries: 1 }).call(request(), { stream });
-    expect(response.text).toBe('I refunded $25 on order 42.');
-    expect(server.requests).toHaveLength(2);
-  });
-
-  it('gives a retryable ProviderError once a 500 outlasts the retries', async () => {
-    const failure = {
-      status: 500,
-      json: { error: { message: 'The server had an error', type: 'server_error' } },
-      headers: { 'retry-after-ms': '1' },
-    };
-    server.enqueue(path, failure, failure);
-    const error = await adapter({ maxRetries: 1 })
-      .call(request(), { stream })
-      .catch((caught: unknown) => caught);
-    expect(server.requests).toHaveLength(2);
-    expect(error).toMatchObject({
-      name: 'ProviderError',
-      provider: 'openai.responses',
-      status: 500,
-      type: 'server_error',
-      isRetryable: true,
-    });
+  itRetriesRateLimitsAndServerErrors({
+    stream,
+    server: () => server,
+    path,
+    provider: 'openai.responses',
+    finalText: fixtures.reply('refund-final-text', stream),
+    build: (maxRetries) => adapter({ maxRetries }),
+    request: () => request(),
+    serverErrorTitle: 'gives a retryable ProviderError once a 500 outlasts the retries',
   });
 });
 

@@ -1,6 +1,7 @@
 import { ResumeError } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openaiChat } from '../openai-chat/openai-chat-adapter.js';
+import { itClearsForcedToolChoice } from '../testing/it-clears-forced-tool-choice.js';
 import { openaiFixtures } from '../testing/openai-fixtures.js';
 import { createForcedRefundAgent } from '../testing/openai-forced-refund-agent.js';
 import { runToStop, throughJson } from '../testing/run-to-stop.js';
@@ -19,26 +20,16 @@ afterEach(() => server.close());
 
 const responses = (model = 'gpt-5') =>
   openaiResponses({ model, baseURL: `${server.url}/v1`, apiKey: 'test', maxRetries: 0 });
-const bodies = () => server.requests.map((request) => request.body as Record<string, unknown>);
 
 describe.each([false, true])('openaiResponses tool choice and resume checks (stream: %s)', (stream) => {
-  it('sends a forced tool as {type: function, name} and clears it after use, across the pause', async () => {
-    const { agent, runs } = createForcedRefundAgent(responses(), { type: 'tool', name: 'issue_refund' });
-    server.enqueue(path, fixtures.reply('refund-tool-calls', stream), fixtures.reply('refund-final-text', stream));
-    const paused = await runToStop(agent.handle({ ticketId: 42 }), { stream });
-    expect(paused.response.checkpoint?.tool_choice_cleared).toBe(true);
-
-    await runToStop(agent.handle({ ticketId: 42 }), {
-      stream,
-      resume: {
-        checkpoint: throughJson(paused.response.checkpoint!),
-        answers: { call_refund_1: true },
-      },
-    });
-    expect(runs).toEqual({ lookup_order: 1, issue_refund: 1 });
-    const [first, resumed] = bodies();
-    expect(first?.tool_choice).toEqual({ type: 'function', name: 'issue_refund' });
-    expect(resumed).not.toHaveProperty('tool_choice');
+  itClearsForcedToolChoice({
+    title: 'sends a forced tool as {type: function, name} and clears it after use, across the pause',
+    stream,
+    server: () => server,
+    path,
+    fixtures,
+    build: () => responses(),
+    sentToolChoice: { type: 'function', name: 'issue_refund' },
   });
 
   it('refuses a Chat Completions checkpoint, and a Responses one is refused by Chat, before any request', async () => {
