@@ -1,13 +1,8 @@
-import { type AgentBase, defineAgent, InputRequest, type Runtime, tool } from '@interlude/core';
+import { type AgentBase, defineAgent, type Runtime } from '@interlude/core';
 import { openaiChat } from '@interlude/providers/openai-chat';
 import { ticketMessage } from './refund-chat-responder.js';
-import {
-  createRefundWork,
-  issueRefundInput,
-  lookupOrderInput,
-  type RefundWork,
-  SUPPORT_INSTRUCTIONS,
-} from './refund-work.js';
+import { createRefundTools } from './refund-tools.js';
+import { createRefundWork, type RefundWork, SUPPORT_INSTRUCTIONS } from './refund-work.js';
 
 export interface TicketParams {
   ticketId: number;
@@ -21,24 +16,7 @@ export interface TicketParams {
  */
 export function defineChatRefundAgent(runtime: Runtime, baseURL: string): { agent: AgentBase; work: RefundWork } {
   const work = createRefundWork();
-  const lookupOrder = tool({
-    name: 'lookup_order',
-    description: 'Find an order by id',
-    input: lookupOrderInput,
-    async run(input) {
-      return work.lookupOrder(input);
-    },
-  });
-  const issueRefund = tool({
-    name: 'issue_refund',
-    description: 'Refund part of an order',
-    input: issueRefundInput,
-    async run(input, context) {
-      if (context.answer === undefined)
-        return InputRequest.confirm(`Refund $${input.amount} on order ${input.order_id}?`);
-      return work.issueRefund(input);
-    },
-  });
+  const tools = createRefundTools(work);
   const agent = defineAgent({
     name: 'support',
     runtime,
@@ -47,7 +25,7 @@ export function defineChatRefundAgent(runtime: Runtime, baseURL: string): { agen
     actions: {
       handle: ({ ticketId, lookups = 0 }: TicketParams) => ({
         message: ticketMessage(ticketId, lookups),
-        tools: [lookupOrder, issueRefund],
+        tools,
         maxToolTurns: lookups + 5,
       }),
     },

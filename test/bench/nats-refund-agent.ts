@@ -1,10 +1,8 @@
-import { type AgentBase, defineAgent, InputRequest, type ProviderAdapter, type Runtime, tool } from '@interlude/core';
+import { type AgentBase, defineAgent, type ProviderAdapter, type Runtime } from '@interlude/core';
 import { type RecordedModelRequest, type ScriptedReply, scriptedProvider } from '@interlude/core/testing';
 import { FINAL_TEXT } from './refund-chat-responder.js';
-import { createRefundWork, issueRefundInput, lookupOrderInput, SUPPORT_INSTRUCTIONS } from './refund-work.js';
-
-/** Which tool body ran, for which generation: how the driver proves nothing ran twice across processes. */
-export type SideEffectListener = (tool: 'lookup_order' | 'issue_refund', generationId: string) => void;
+import { createRefundTools, type SideEffectListener } from './refund-tools.js';
+import { createRefundWork, SUPPORT_INSTRUCTIONS } from './refund-work.js';
 
 function answer(request: RecordedModelRequest): ScriptedReply {
   if (JSON.stringify(request.messages).includes('"tool_use_id":"call_refund"')) return { text: FINAL_TEXT };
@@ -40,26 +38,7 @@ function inProcessRefundModel(): ProviderAdapter {
 /** The `support` agent every process of the NATS benchmarks defines the same way. */
 export function defineNatsRefundAgent(runtime: Runtime, onSideEffect: SideEffectListener): AgentBase {
   const work = createRefundWork();
-  const lookupOrder = tool({
-    name: 'lookup_order',
-    description: 'Find an order by id',
-    input: lookupOrderInput,
-    async run(input, context) {
-      onSideEffect('lookup_order', context.generationId);
-      return work.lookupOrder(input);
-    },
-  });
-  const issueRefund = tool({
-    name: 'issue_refund',
-    description: 'Refund part of an order',
-    input: issueRefundInput,
-    async run(input, context) {
-      if (context.answer === undefined)
-        return InputRequest.confirm(`Refund $${input.amount} on order ${input.order_id}?`);
-      onSideEffect('issue_refund', context.generationId);
-      return work.issueRefund(input);
-    },
-  });
+  const tools = createRefundTools(work, onSideEffect);
   return defineAgent({
     name: 'support',
     runtime,
@@ -68,7 +47,7 @@ export function defineNatsRefundAgent(runtime: Runtime, onSideEffect: SideEffect
     actions: {
       handle: ({ ticketId }: { ticketId: number }) => ({
         message: `Resolve support ticket ${ticketId}`,
-        tools: [lookupOrder, issueRefund],
+        tools,
       }),
     },
   });

@@ -7,16 +7,13 @@
  */
 import { createWorker, natsBus } from '@interlude/bus';
 import { createRuntime } from '@interlude/core';
+import { drainOnSigterm, printJobOutcome, requiredSetting } from '../support/worker-process.js';
 import { defineNatsRefundAgent } from './nats-refund-agent.js';
 
-function setting(name: string): string {
-  const value = process.env[name];
-  if (value === undefined || value === '') throw new Error(`${name} is required`);
-  return value;
-}
-
 const sampleEvery = Number(process.env.SAMPLE_EVERY ?? 0);
-const runtime = createRuntime({ bus: natsBus({ servers: setting('NATS_URL'), name: `bench-worker-${process.pid}` }) });
+const runtime = createRuntime({
+  bus: natsBus({ servers: requiredSetting('NATS_URL'), name: `bench-worker-${process.pid}` }),
+});
 const support = defineNatsRefundAgent(runtime, (tool, generationId) => {
   process.stdout.write(`effect ${tool} ${generationId}\n`);
 });
@@ -33,23 +30,16 @@ function sampleMemory(): void {
 const worker = createWorker({
   runtime,
   agents: [support],
-  queue: setting('QUEUE'),
-  concurrency: Number(setting('CONCURRENCY')),
+  queue: requiredSetting('QUEUE'),
+  concurrency: Number(requiredSetting('CONCURRENCY')),
   onJob: (job, outcome) => {
     jobs += 1;
-    process.stdout.write(`job ${outcome.status} ${job.generation_id}\n`);
+    printJobOutcome(job, outcome);
     // After the job's own promise settles, so the sample sees nothing of it in flight.
     if (sampleEvery > 0 && jobs % sampleEvery === 0) setTimeout(sampleMemory, 50);
   },
 });
 
-process.once('SIGTERM', () => {
-  void worker
-    .stop()
-    .then(() => runtime.close())
-    .then(() => process.exit(0));
-});
-
-await worker.ready;
+await drainOnSigterm(worker, () => runtime.close());
 if (sampleEvery > 0) sampleMemory();
 console.log('ready');

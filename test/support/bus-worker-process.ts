@@ -9,22 +9,17 @@
 import { createWorker, natsBus } from '@interlude/bus';
 import { createRuntime } from '@interlude/core';
 import { defineRefundAgent } from './bus-refund-agent.js';
-
-function required(name: string): string {
-  const value = process.env[name];
-  if (value === undefined || value === '') throw new Error(`${name} is required`);
-  return value;
-}
+import { drainOnSigterm, printJobOutcome, requiredSetting } from './worker-process.js';
 
 const runtime = createRuntime({
   bus: natsBus({
-    servers: required('NATS_URL'),
+    servers: requiredSetting('NATS_URL'),
     name: `worker-${process.pid}`,
     jobAckWaitMs: Number(process.env.JOB_ACK_WAIT_MS ?? 30_000),
   }),
 });
 const support = defineRefundAgent(runtime, {
-  sideEffectsFile: required('SIDE_EFFECTS_FILE'),
+  sideEffectsFile: requiredSetting('SIDE_EFFECTS_FILE'),
   ...(process.env.STALL_FILE !== undefined && { stallFile: process.env.STALL_FILE }),
   ...(process.env.MODEL_DELAY_MS !== undefined && { modelDelayMs: Number(process.env.MODEL_DELAY_MS) }),
   ...(process.env.MODEL_CALLS_FILE !== undefined && { modelCallsFile: process.env.MODEL_CALLS_FILE }),
@@ -32,19 +27,10 @@ const support = defineRefundAgent(runtime, {
 const worker = createWorker({
   runtime,
   agents: [support],
-  queue: required('QUEUE'),
+  queue: requiredSetting('QUEUE'),
   concurrency: 2,
-  onJob: (job, outcome) => {
-    console.log(`job ${outcome.status} ${job.generation_id}`);
-  },
+  onJob: printJobOutcome,
 });
 
-process.once('SIGTERM', () => {
-  void worker
-    .stop()
-    .then(() => runtime.close())
-    .then(() => process.exit(0));
-});
-
-await worker.ready;
+await drainOnSigterm(worker, () => runtime.close());
 console.log('ready');

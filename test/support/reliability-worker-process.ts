@@ -13,14 +13,9 @@ import { openTelemetry } from '@interlude/telemetry';
 import { type CrashPoint, defineReliabilityAgent, type TicketParams } from './reliability-agent.js';
 import { canaryCheckingTracer } from './reliability-canary.js';
 import { connectLedger } from './reliability-ledger.js';
+import { drainOnSigterm, printJobOutcome, requiredSetting } from './worker-process.js';
 
-function required(name: string): string {
-  const value = process.env[name];
-  if (value === undefined || value === '') throw new Error(`${name} is required`);
-  return value;
-}
-
-const ledger = connectLedger(required('POSTGRES_URL'), required('LEDGER_SCHEMA'));
+const ledger = connectLedger(requiredSetting('POSTGRES_URL'), requiredSetting('LEDGER_SCHEMA'));
 const plan = JSON.parse(process.env.CRASH_PLAN ?? '{}') as Record<string, CrashPoint>;
 
 async function atCrashPoint(point: CrashPoint, ticketId: number): Promise<void> {
@@ -31,7 +26,7 @@ async function atCrashPoint(point: CrashPoint, ticketId: number): Promise<void> 
 
 const runtime = createRuntime({
   bus: natsBus({
-    servers: required('NATS_URL'),
+    servers: requiredSetting('NATS_URL'),
     name: `reliability-worker-${process.pid}`,
     jobAckWaitMs: Number(process.env.JOB_ACK_WAIT_MS ?? 30_000),
   }),
@@ -66,22 +61,12 @@ function withCrashBeforeAck(inner: Runtime): Runtime {
 const worker = createWorker({
   runtime: withCrashBeforeAck(runtime),
   agents: [support],
-  queue: required('QUEUE'),
+  queue: requiredSetting('QUEUE'),
   // One job at a time: a kill then lands exactly at the planned point of that job, never at a random
   // point of a second job (see the suite's README note on the window between a side effect and its event).
   concurrency: Number(process.env.WORKER_CONCURRENCY ?? 1),
-  onJob: (job, outcome) => {
-    console.log(`job ${outcome.status} ${job.generation_id}`);
-  },
+  onJob: printJobOutcome,
 });
 
-process.once('SIGTERM', () => {
-  void worker
-    .stop()
-    .then(() => runtime.close())
-    .then(() => ledger.close())
-    .then(() => process.exit(0));
-});
-
-await worker.ready;
+await drainOnSigterm(worker, () => runtime.close().then(() => ledger.close()));
 console.log('ready');
