@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ModelRequest, ModelStreamPart } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAnthropicOnWire } from '../testing/anthropic-on-wire.js';
 import { anthropicReply } from '../testing/anthropic-replies.js';
 import { loadFixtures } from '../testing/fixtures.js';
 import { createWireServer, type WireServer } from '../testing/wire-server.js';
@@ -20,7 +21,7 @@ let adapter: AnthropicAdapter;
 
 beforeEach(async () => {
   server = await createWireServer();
-  adapter = anthropic({ model: 'claude-sonnet-5-5', baseURL: server.url, apiKey: 'test', maxRetries: 0 });
+  adapter = createAnthropicOnWire(server.url);
 });
 afterEach(() => server.close());
 
@@ -140,11 +141,7 @@ describe('anthropic adapter on the wire', () => {
   });
 
   it('passes server tools through as written, after the client tools', async () => {
-    const withSearch = anthropic({
-      model: 'claude-sonnet-5-5',
-      baseURL: server.url,
-      apiKey: 'test',
-      maxRetries: 0,
+    const withSearch = createAnthropicOnWire(server.url, {
       serverTools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }],
     });
     server.enqueue('/v1/messages', { json: fixtures.json('refund-done') });
@@ -192,13 +189,7 @@ describe('anthropic adapter on the wire', () => {
   });
 
   it('with cache: true marks the last block of a stored assistant message on the wire, not in the history', async () => {
-    const cached = anthropic({
-      model: 'claude-sonnet-5-5',
-      baseURL: server.url,
-      apiKey: 'test',
-      maxRetries: 0,
-      cache: true,
-    });
+    const cached = createAnthropicOnWire(server.url, { cache: true });
     const paused = fixtures.json<{ content: Record<string, unknown>[] }>('web-search-pause-turn');
     const history = [...cached.userMessages('Any delays?'), { role: 'assistant', content: paused.content }];
     const before = JSON.stringify(history);

@@ -1,12 +1,13 @@
-import { type Checkpoint, ResumeError } from '@interlude/core';
+import type { Checkpoint } from '@interlude/core';
 import { scriptedProvider } from '@interlude/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAnthropicOnWire } from '../testing/anthropic-on-wire.js';
 import { anthropicReply } from '../testing/anthropic-replies.js';
 import { loadFixtures } from '../testing/fixtures.js';
+import { rejectedResumeError } from '../testing/rejected-error.js';
 import { runToStop, throughJson } from '../testing/run-to-stop.js';
 import { createSupportDesk } from '../testing/support-desk.js';
 import { createWireServer, type WireServer } from '../testing/wire-server.js';
-import { anthropic } from './anthropic-adapter.js';
 
 const fixtures = loadFixtures(new URL('./__fixtures__/', import.meta.url));
 
@@ -16,8 +17,7 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
-const adapter = (model = 'claude-sonnet-5-5') =>
-  anthropic({ model, baseURL: server.url, apiKey: 'test', maxRetries: 0 });
+const adapter = (model = 'claude-sonnet-5-5') => createAnthropicOnWire(server.url, { model });
 
 async function pausedCheckpoint(stream: boolean): Promise<Checkpoint> {
   server.enqueue('/v1/messages', anthropicReply(fixtures.json('refund-tool-use'), { stream }));
@@ -25,25 +25,16 @@ async function pausedCheckpoint(stream: boolean): Promise<Checkpoint> {
   return throughJson(response.checkpoint as Checkpoint);
 }
 
-async function refusal(promise: Promise<unknown>): Promise<ResumeError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!ResumeError.isInstance(error)) throw new Error(`expected a ResumeError, got ${String(error)}`);
-  return error;
-}
-
 describe.each([false, true])('anthropic checkpoints (stream: %s)', (stream) => {
   it('are refused by another model and by another adapter, before any request', async () => {
     const checkpoint = await pausedCheckpoint(stream);
     const answers = { toolu_02Refund: true };
     const otherModel = createSupportDesk(adapter('claude-opus-5-5')).agent.handle({ ticketId: 42 });
-    expect((await refusal(otherModel.resumeNow({ checkpoint, answers }))).code).toBe('model_mismatch');
+    expect((await rejectedResumeError(otherModel.resumeNow({ checkpoint, answers }))).code).toBe('model_mismatch');
     const otherAdapter = createSupportDesk(scriptedProvider([], { model: 'claude-sonnet-5-5' })).agent.handle({
       ticketId: 42,
     });
-    expect((await refusal(otherAdapter.resumeNow({ checkpoint, answers }))).code).toBe('provider_mismatch');
+    expect((await rejectedResumeError(otherAdapter.resumeNow({ checkpoint, answers }))).code).toBe('provider_mismatch');
     expect(server.requests).toHaveLength(1);
   });
 

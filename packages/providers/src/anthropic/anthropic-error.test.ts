@@ -1,8 +1,9 @@
-import { type ModelRequest, ProviderError } from '@interlude/core';
+import type { ModelRequest } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAnthropicOnWire } from '../testing/anthropic-on-wire.js';
 import { loadFixtures } from '../testing/fixtures.js';
+import { rejectedProviderError } from '../testing/rejected-error.js';
 import { createWireServer, type WireServer } from '../testing/wire-server.js';
-import { anthropic } from './anthropic-adapter.js';
 
 const fixtures = loadFixtures(new URL('./__fixtures__/', import.meta.url));
 const request: ModelRequest = {
@@ -21,16 +22,7 @@ beforeEach(async () => {
 afterEach(() => server.close());
 
 function adapterWith(maxRetries: number) {
-  return anthropic({ model: 'claude-sonnet-5-5', baseURL: server.url, apiKey: 'test', maxRetries });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!ProviderError.isInstance(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  return error;
+  return createAnthropicOnWire(server.url, { maxRetries });
 }
 
 describe('anthropic errors', () => {
@@ -48,7 +40,7 @@ describe('anthropic errors', () => {
   it('gives up on a 500 after its retries with a retryable ProviderError', async () => {
     const answer = { json: fixtures.json('error-api'), status: 500, headers: retryNow };
     server.enqueue('/v1/messages', answer, answer, answer);
-    const error = await failure(adapterWith(2).call(request, { stream: false }));
+    const error = await rejectedProviderError(adapterWith(2).call(request, { stream: false }));
     expect(server.requests).toHaveLength(3);
     expect(error).toMatchObject({ provider: 'anthropic.messages', status: 500, type: 'api_error', isRetryable: true });
     expect(error.message).toContain('Internal server error');
@@ -57,20 +49,20 @@ describe('anthropic errors', () => {
 
   it('does not retry a 400 and says so', async () => {
     server.enqueue('/v1/messages', { json: fixtures.json('error-invalid-request'), status: 400 });
-    const error = await failure(adapterWith(2).call(request, { stream: false }));
+    const error = await rejectedProviderError(adapterWith(2).call(request, { stream: false }));
     expect(server.requests).toHaveLength(1);
     expect(error).toMatchObject({ status: 400, type: 'invalid_request_error', isRetryable: false });
   });
 
   it('maps a 529 overloaded answer with its type', async () => {
     server.enqueue('/v1/messages', { json: fixtures.json('error-overloaded'), status: 529 });
-    const error = await failure(adapterWith(0).call(request, { stream: false }));
+    const error = await rejectedProviderError(adapterWith(0).call(request, { stream: false }));
     expect(error).toMatchObject({ status: 529, type: 'overloaded_error', isRetryable: true });
   });
 
   it('maps an SSE error event mid-stream (no status, only a type)', async () => {
     server.enqueue('/v1/messages', { sse: fixtures.chunks('overloaded-mid-stream'), namedEvents: true });
-    const error = await failure(adapterWith(0).call(request, { stream: true }));
+    const error = await rejectedProviderError(adapterWith(0).call(request, { stream: true }));
     expect(error).toMatchObject({ status: undefined, type: 'overloaded_error', isRetryable: true });
   });
 
@@ -83,7 +75,7 @@ describe('anthropic errors', () => {
       '/v1/messages',
       drop ? { sse: events, namedEvents: true, cutAfter: 9 } : { sse: events.slice(0, 9), namedEvents: true },
     );
-    const error = await failure(adapterWith(0).call(request, { stream: true }));
+    const error = await rejectedProviderError(adapterWith(0).call(request, { stream: true }));
     expect(error.type).toBe('stream_truncated');
     expect(error.isRetryable).toBe(true);
     expect(error.message).toMatch(/^Anthropic stream ended before the message was complete/);
@@ -92,15 +84,15 @@ describe('anthropic errors', () => {
   it('maps a refused connection as retryable', async () => {
     const url = server.url;
     await server.close();
-    const adapter = anthropic({ model: 'claude-sonnet-5-5', baseURL: url, apiKey: 'test', maxRetries: 0 });
-    const error = await failure(adapter.call(request, { stream: false }));
+    const adapter = createAnthropicOnWire(url);
+    const error = await rejectedProviderError(adapter.call(request, { stream: false }));
     expect(error).toMatchObject({ type: 'connection_error', isRetryable: true, status: undefined });
     server = await createWireServer();
   });
 
   it('maps a JSON body cut short as a retryable invalid response', async () => {
     server.enqueue('/v1/messages', { raw: '{"id":"msg_1","type":"message","content":[{"type":"te' });
-    const error = await failure(adapterWith(0).call(request, { stream: false }));
+    const error = await rejectedProviderError(adapterWith(0).call(request, { stream: false }));
     expect(error).toMatchObject({ type: 'invalid_response', isRetryable: true });
     expect(error.cause).toBeInstanceOf(SyntaxError);
   });
@@ -108,7 +100,7 @@ describe('anthropic errors', () => {
   it.each([false, true])('maps an aborted call as aborted, not retryable (stream: %s)', async (stream) => {
     server.enqueue('/v1/messages', { json: fixtures.json('refund-done') });
     const signal = AbortSignal.abort();
-    const error = await failure(adapterWith(0).call(request, { stream, signal }));
+    const error = await rejectedProviderError(adapterWith(0).call(request, { stream, signal }));
     expect(error).toMatchObject({ type: 'aborted', isRetryable: false });
   });
 
@@ -117,7 +109,7 @@ describe('anthropic errors', () => {
     ['a tool_use without an id', { content: [{ type: 'tool_use', name: 'lookup_order', input: {} }] }],
   ])('refuses an answer that is not a message: %s', async (_case, body) => {
     server.enqueue('/v1/messages', { json: body });
-    const error = await failure(adapterWith(0).call(request, { stream: false }));
+    const error = await rejectedProviderError(adapterWith(0).call(request, { stream: false }));
     expect(error).toMatchObject({ type: 'invalid_response', isRetryable: false });
   });
 });

@@ -1,10 +1,11 @@
-import { type Checkpoint, ProviderError } from '@interlude/core';
+import type { Checkpoint } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAnthropicOnWire } from '../testing/anthropic-on-wire.js';
 import { anthropicStreamEvents } from '../testing/anthropic-replies.js';
 import { loadFixtures } from '../testing/fixtures.js';
+import { rejectedProviderError } from '../testing/rejected-error.js';
 import { createSupportDesk } from '../testing/support-desk.js';
 import { createWireServer, type WireServer } from '../testing/wire-server.js';
-import { anthropic } from './anthropic-adapter.js';
 
 const fixtures = loadFixtures(new URL('./__fixtures__/', import.meta.url));
 // The SDK honours `retry-after-ms`: retried tests wait a millisecond, not its default backoff.
@@ -16,17 +17,7 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
-const desk = (maxRetries: number) =>
-  createSupportDesk(anthropic({ model: 'claude-sonnet-5-5', baseURL: server.url, apiKey: 'test', maxRetries }));
-
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!ProviderError.isInstance(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  return error;
-}
+const desk = (maxRetries: number) => createSupportDesk(createAnthropicOnWire(server.url, { maxRetries }));
 
 describe('anthropic failures in a generation', () => {
   it('retries a 429 and then completes', async () => {
@@ -45,7 +36,7 @@ describe('anthropic failures in a generation', () => {
     server.enqueue('/v1/messages', failure, failure);
     const { agent, runtime } = desk(1);
     const generationId = 'gen_00000000000000000000000000000500';
-    const error = await rejection(agent.handle({ ticketId: 42 }).generateNow({ generationId }));
+    const error = await rejectedProviderError(agent.handle({ ticketId: 42 }).generateNow({ generationId }));
     expect(server.requests).toHaveLength(2);
     expect(error).toMatchObject({ status: 500, type: 'api_error', isRetryable: true, provider: 'anthropic.messages' });
     const events = await runtime.bus.events(generationId);
@@ -66,7 +57,7 @@ describe('anthropic failures in a generation', () => {
     const input = { checkpoint, answers: { toolu_02Refund: true } };
 
     const live = agent.handle({ ticketId: 42 }).resumeStream(input);
-    const error = await rejection(
+    const error = await rejectedProviderError(
       (async () => {
         for await (const _part of live) {
           // read until the failure surfaces

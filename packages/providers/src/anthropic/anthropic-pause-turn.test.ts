@@ -1,11 +1,12 @@
 import type { Checkpoint } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAnthropicOnWire } from '../testing/anthropic-on-wire.js';
 import { anthropicReply } from '../testing/anthropic-replies.js';
 import { loadFixtures } from '../testing/fixtures.js';
 import { runToStop, throughJson } from '../testing/run-to-stop.js';
 import { createSupportDesk } from '../testing/support-desk.js';
 import { createWireServer, type WireServer } from '../testing/wire-server.js';
-import { type AnthropicOptions, anthropic } from './anthropic-adapter.js';
+import type { AnthropicOptions } from './anthropic-adapter.js';
 
 const fixtures = loadFixtures(new URL('./__fixtures__/', import.meta.url));
 type Message = { role: string; content: Record<string, unknown>[] };
@@ -20,16 +21,7 @@ afterEach(() => server.close());
 
 describe.each([false, true])('pause_turn continuations (stream: %s)', (stream) => {
   const desk = (options: Partial<AnthropicOptions> = {}) =>
-    createSupportDesk(
-      anthropic({
-        model: 'claude-sonnet-5-5',
-        baseURL: server.url,
-        apiKey: 'test',
-        maxRetries: 0,
-        serverTools: [webSearch],
-        ...options,
-      }),
-    );
+    createSupportDesk(createAnthropicOnWire(server.url, { serverTools: [webSearch], ...options }));
   const reply = (name: string) => anthropicReply(fixtures.json(name), { stream });
   const pauses = (count: number) => Array.from({ length: count }, () => reply('web-search-pause-turn'));
   const body = (index: number) => (server.requests[index]?.body ?? {}) as { messages: Message[]; tools: unknown[] };

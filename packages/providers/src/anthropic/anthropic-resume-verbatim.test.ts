@@ -1,11 +1,11 @@
 import type { Checkpoint } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAnthropicOnWire } from '../testing/anthropic-on-wire.js';
 import { anthropicReply } from '../testing/anthropic-replies.js';
 import { loadFixtures } from '../testing/fixtures.js';
 import { runToStop, throughJson } from '../testing/run-to-stop.js';
 import { createSupportDesk } from '../testing/support-desk.js';
 import { createWireServer, type WireServer } from '../testing/wire-server.js';
-import { anthropic } from './anthropic-adapter.js';
 
 const fixtures = loadFixtures(new URL('./__fixtures__/', import.meta.url));
 type Message = { role: string; content: Record<string, unknown>[] };
@@ -18,15 +18,7 @@ afterEach(() => server.close());
 
 describe.each([false, true])('what a pause keeps verbatim (stream: %s)', (stream) => {
   const desk = () =>
-    createSupportDesk(
-      anthropic({
-        model: 'claude-sonnet-5-5',
-        baseURL: server.url,
-        apiKey: 'test',
-        maxRetries: 0,
-        thinking: { type: 'enabled', budget_tokens: 2048 },
-      }),
-    );
+    createSupportDesk(createAnthropicOnWire(server.url, { thinking: { type: 'enabled', budget_tokens: 2048 } }));
   const reply = (name: string) => anthropicReply(fixtures.json(name), { stream });
   const pauseAndResume = async (answers: Record<string, unknown>) => {
     const { agent } = desk();

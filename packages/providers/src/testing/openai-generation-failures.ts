@@ -1,6 +1,7 @@
-import { type Checkpoint, type GenerationStream, type ProviderAdapter, ProviderError } from '@interlude/core';
+import type { Checkpoint, GenerationStream, ProviderAdapter } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OpenAIFixtures } from './openai-fixtures.js';
+import { rejectedProviderError } from './rejected-error.js';
 import { createSupportDesk } from './support-desk.js';
 import { createWireServer, type WireServer } from './wire-server.js';
 
@@ -56,7 +57,7 @@ export function describeGenerationFailures(suite: GenerationFailureSuite): void 
       const failure = { json: serverError, status: 500, headers: retryNow };
       server.enqueue(path, failure, failure);
       const generation = desk(1).agent.handle({ ticketId: 42 });
-      const error = await rejection(stream ? drain(generation.stream()) : generation.generateNow());
+      const error = await rejectedProviderError(stream ? drain(generation.stream()) : generation.generateNow());
       expect(server.requests).toHaveLength(2);
       expect(error).toMatchObject({ status: 500, type: 'server_error', isRetryable: true, provider: suite.provider });
     });
@@ -76,7 +77,7 @@ export function describeGenerationFailures(suite: GenerationFailureSuite): void 
     const checkpoint = JSON.parse(JSON.stringify(paused.checkpoint)) as Checkpoint;
     const input = { checkpoint, answers: { call_refund_1: true } };
 
-    const error = await rejection(drain(agent.handle({ ticketId: 42 }).resumeStream(input)));
+    const error = await rejectedProviderError(drain(agent.handle({ ticketId: 42 }).resumeStream(input)));
     expect(error).toMatchObject({ type: 'stream_truncated', isRetryable: true, provider: suite.provider });
     expect(error.message).toContain(`${suite.label} stream ended before the response was complete`);
     const logged = await runtime.bus.events(checkpoint.generation_id);
@@ -95,13 +96,4 @@ async function drain(live: GenerationStream) {
     // parts are checked by the scenario suites
   }
   return live.response;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!ProviderError.isInstance(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  return error;
 }
