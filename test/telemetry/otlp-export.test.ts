@@ -25,6 +25,15 @@ function exporterFromEnvironment(variables: Record<string, string>): OTLPTraceEx
   }
 }
 
+/** The one generation this file traces, paused and then resumed. */
+const refund = {
+  agent: 'support',
+  action: 'handle',
+  generationId: 'gen_1',
+  provider: 'anthropic.messages',
+  model: 'claude-sonnet-4-5',
+};
+
 it('sends every span over OTLP/HTTP to the endpoint named by OTEL_EXPORTER_OTLP_ENDPOINT', async () => {
   const exporter = exporterFromEnvironment({
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
@@ -36,28 +45,13 @@ it('sends every span over OTLP/HTTP to the endpoint named by OTEL_EXPORTER_OTLP_
   });
   const telemetry = openTelemetry({ tracerProvider });
 
-  const paused = telemetry.startGeneration({
-    agent: 'support',
-    action: 'handle',
-    generationId: 'gen_1',
-    provider: 'anthropic.messages',
-    model: 'claude-sonnet-4-5',
-    resumed: false,
-  });
+  const paused = telemetry.startGeneration({ ...refund, resumed: false });
   paused
     .startModelCall({ provider: 'anthropic.messages', service: 'anthropic', model: 'claude-sonnet-4-5' })
     .end({ finishReason: 'tool-calls', rawFinishReason: 'tool_use', usage: { inputTokens: 12, outputTokens: 3 } });
   paused.startToolCall({ toolName: 'issue_refund', toolCallId: 'call_1', arguments: {} }).end({ awaitingInput: true });
   paused.end({ status: 'awaiting_input' });
-  const resumed = telemetry.startGeneration({
-    agent: 'support',
-    action: 'handle',
-    generationId: 'gen_1',
-    provider: 'anthropic.messages',
-    model: 'claude-sonnet-4-5',
-    resumed: true,
-    linkedTraceparent: paused.traceparent,
-  });
+  const resumed = telemetry.startGeneration({ ...refund, resumed: true, linkedTraceparent: paused.traceparent });
   resumed.end({ status: 'completed' });
   await tracerProvider.forceFlush();
 

@@ -52,29 +52,44 @@ function toolSpan(toolName: string, toolCallId: string, extra: SpanNode['attribu
   });
 }
 
+/** The `support` agent's root span of one run, with the attributes, links and children that run adds. */
+function agentSpan(
+  attributes: SpanNode['attributes'],
+  links: SpanNode['links'],
+  children: SpanNode['children'],
+): SpanNode {
+  return {
+    name: 'invoke_agent support',
+    kind: 'INTERNAL',
+    attributes: {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'support',
+      'interlude.action': 'handle',
+      ...attributes,
+    },
+    status: { code: 'UNSET' },
+    events: [],
+    links,
+    children,
+  };
+}
+
 it('draws the paused run: the model call, the lookup, and the refund that asked, under a root awaiting input', async () => {
   const { paused, pausedSpans } = await refundPausedAndResumed();
   expect(pausedSpans).toEqual([
-    {
-      name: 'invoke_agent support',
-      kind: 'INTERNAL',
-      attributes: {
-        'gen_ai.operation.name': 'invoke_agent',
-        'gen_ai.agent.name': 'support',
-        'interlude.action': 'handle',
+    agentSpan(
+      {
         'interlude.generation_id': paused.generationId,
         'interlude.outcome': 'awaiting_input',
         'agent.awaiting_input': true,
       },
-      status: { code: 'UNSET' },
-      events: [],
-      links: [],
-      children: [
+      [],
+      [
         leaf('chat scripted-1', 'CLIENT', chatAttributes('tool-calls', 'tool_use', 'msg_scripted_1')),
         toolSpan('lookup_order', 'call_lookup'),
         toolSpan('issue_refund', 'call_refund', { 'agent.awaiting_input': true }),
       ],
-    },
+    ),
   ]);
   expect(tracing.openSpanNames()).toEqual([]);
 });
@@ -87,25 +102,18 @@ it('draws the resumed run as a new root linked to the paused one, through the ch
   );
   expect(done.status).toBe('completed');
   expect(resumedSpans).toEqual([
-    {
-      name: 'invoke_agent support',
-      kind: 'INTERNAL',
-      attributes: {
-        'gen_ai.operation.name': 'invoke_agent',
-        'gen_ai.agent.name': 'support',
-        'interlude.action': 'handle',
+    agentSpan(
+      {
         'interlude.generation_id': paused.generationId,
         'interlude.resumed': true,
         'interlude.outcome': 'completed',
       },
-      status: { code: 'UNSET' },
-      events: [],
-      links: [{ traceId: pausedRoot.traceId, spanId: pausedRoot.spanId, attributes: {} }],
-      children: [
+      [{ traceId: pausedRoot.traceId, spanId: pausedRoot.spanId, attributes: {} }],
+      [
         toolSpan('issue_refund', 'call_refund'),
         leaf('chat scripted-1', 'CLIENT', chatAttributes('stop', 'end_turn', 'msg_scripted_2')),
       ],
-    },
+    ),
   ]);
   expect(tracing.openSpanNames()).toEqual([]);
 });
