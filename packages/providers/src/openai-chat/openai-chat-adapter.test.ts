@@ -1,5 +1,6 @@
 import type { ModelRequest, ModelStreamPart, ToolSpec } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanlyEndedStream } from '../testing/cleanly-ended-stream.js';
 import { itRetriesRateLimitsAndServerErrors } from '../testing/it-retries-rate-limits-and-server-errors.js';
 import { createModelRequest, lookupOrderSpec } from '../testing/model-request.js';
 import { openaiFixtures } from '../testing/openai-fixtures.js';
@@ -151,10 +152,7 @@ describe('openaiChat streams that end early', () => {
 
   it('fails when the stream closes cleanly half way, without a finish_reason', async () => {
     const frames = fixtures.chunks('refund-tool-calls').slice(0, 4);
-    server.enqueue(path, {
-      raw: frames.map((frame) => `data: ${JSON.stringify(frame)}\n\n`).join(''),
-      contentType: 'text/event-stream',
-    });
+    server.enqueue(path, cleanlyEndedStream(frames));
     const error = await adapter()
       .call(request(), { stream: true })
       .catch((caught: unknown) => caught);

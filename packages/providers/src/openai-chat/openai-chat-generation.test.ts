@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { describeAdapterGenerationSuite } from '../testing/adapter-generation-suite.js';
 import { openaiFixtures } from '../testing/openai-fixtures.js';
+import { createOpenAIGenerationWire } from '../testing/openai-generation-wire.js';
 import { SUPPORT_INSTRUCTIONS } from '../testing/support-desk.js';
 import { openaiChat } from './openai-chat-adapter.js';
 
@@ -23,18 +24,7 @@ const storedTurn = () =>
 describeAdapterGenerationSuite({
   name: 'openaiChat',
   build: (serverUrl) => openaiChat({ model: MODEL, baseURL: `${serverUrl}/v1`, apiKey: 'test', maxRetries: 0 }),
-  wire: {
-    path: '/v1/chat/completions',
-    reply: (name, stream) => fixtures.reply(name, stream),
-    refundCalls: 'refund-tool-calls',
-    closeCall: 'close-account-tool-call',
-    refundDone: 'refund-final-text',
-    refundDeclined: 'declined-final-text',
-    closeDone: 'closed-final-text',
-    ids: { lookup: 'call_lookup_1', refund: 'call_refund_1', close: 'call_close_1' },
-    refundedText: 'I refunded $25 on order 42.',
-    closedText: 'Order 42 is refunded and account 7 is closed.',
-  },
+  wire: createOpenAIGenerationWire(fixtures, '/v1/chat/completions'),
   checks: {
     titles: {
       refund:

@@ -1,5 +1,6 @@
 import type { ModelRequest, ModelStreamPart, ToolSpec } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanlyEndedStream } from '../testing/cleanly-ended-stream.js';
 import { itRetriesRateLimitsAndServerErrors } from '../testing/it-retries-rate-limits-and-server-errors.js';
 import { createModelRequest, lookupOrderSpec } from '../testing/model-request.js';
 import { openaiFixtures } from '../testing/openai-fixtures.js';
@@ -101,10 +102,7 @@ describe.each([false, true])('openaiResponses call (stream: %s)', (stream) => {
 describe('openaiResponses streams that end early or fail', () => {
   it('fails with a clear error when the stream closes before response.completed', async () => {
     const events = fixtures.chunks('refund-tool-calls').slice(0, 8);
-    server.enqueue(path, {
-      raw: events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''),
-      contentType: 'text/event-stream',
-    });
+    server.enqueue(path, cleanlyEndedStream(events));
     const error = await adapter()
       .call(request(), { stream: true })
       .catch((caught: unknown) => caught);

@@ -1,5 +1,6 @@
 import type { Checkpoint, GenerationStream, ProviderAdapter } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanlyEndedStream } from './cleanly-ended-stream.js';
 import type { OpenAIFixtures } from './openai-fixtures.js';
 import { rejectedProviderError } from './rejected-error.js';
 import { createSupportDesk } from './support-desk.js';
@@ -70,7 +71,7 @@ export function describeGenerationFailures(suite: GenerationFailureSuite): void 
       path,
       fixtures.reply('refund-tool-calls', false),
       // Part of the answer, then the connection closes before the API's end-of-answer event.
-      { raw: events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join(''), contentType: 'text/event-stream' },
+      cleanlyEndedStream(events),
       fixtures.reply('refund-final-text', true),
     );
     const paused = await agent.handle({ ticketId: 42 }).generateNow();
