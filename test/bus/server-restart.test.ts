@@ -8,7 +8,9 @@ import { createRuntime } from '@interlude/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, rawStoredEventIds } from '../support/bus-raw-log.js';
 import { defineRefundAgent } from '../support/bus-refund-agent.js';
+import { expectContiguousLog } from '../support/expect-contiguous-log.js';
 import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
+import { killNatsServer } from '../support/kill-nats-server.js';
 
 let storeDirectory: string;
 let server: StartedNatsServer;
@@ -28,12 +30,6 @@ afterAll(async () => {
 async function effectCount(): Promise<number> {
   const text = await readFile(join(storeDirectory, 'effects.jsonl'), 'utf8').catch(() => '');
   return text.split('\n').filter((line) => line !== '').length;
-}
-
-async function killServer(): Promise<void> {
-  const exited = new Promise((resolve) => server.process.once('exit', resolve));
-  server.process.kill('SIGKILL');
-  await exited;
 }
 
 describe('natsBus before its server starts', () => {
@@ -80,7 +76,7 @@ describe('natsBus across a server restart', () => {
     });
 
     await eventually(() => stored >= generations.length, 'the first events to be stored');
-    await killServer();
+    await killNatsServer(server);
     const storedBeforeKill = stored;
     await sleep(700);
     // Nothing can be stored while the server is down: the publishes wait and retry.
@@ -118,7 +114,7 @@ describe('natsBus across a server restart', () => {
       await sleep(10);
       effectsSoFar = await effectCount();
     }
-    await killServer();
+    await killNatsServer(server);
     // The generations were under way when the server died: some tools ran, none had finished.
     const effectsAtKill = await effectCount();
     expect(effectsAtKill).toBeGreaterThan(0);
@@ -130,18 +126,9 @@ describe('natsBus across a server restart', () => {
 
     for (const { generationId, status } of results) {
       expect(status).toBe('completed');
-      const log = await runtime.bus.events(generationId);
-      const raw = await rawStoredEventIds(server.url, generationId);
-      expect(raw).toEqual(log.map((event) => event.id));
-      expect(new Set(raw).size).toBe(raw.length);
-      expect(log[0]?.event).toBe('started');
-      expect(log.at(-1)?.event).toBe('completed');
+      const log = await expectContiguousLog(runtime.bus, server.url, generationId);
       // 4 lookups, the lookup beside the refund, the refund: none lost, none twice.
       expect(log.filter((event) => event.event === 'tool_completed')).toHaveLength(6);
-      for (const run of new Set(log.map((event) => event.run))) {
-        const indexes = log.filter((event) => event.run === run).map((event) => event.index);
-        expect(indexes).toEqual(indexes.map((_, position) => position));
-      }
     }
     await runtime.close();
   }, 60_000);
@@ -172,7 +159,7 @@ describe('natsBus across a server restart', () => {
     );
 
     await sleep(100);
-    await killServer();
+    await killNatsServer(server);
     expect(outcomes.size).toBeLessThan(queued.length);
     await sleep(700);
     server = await startNatsServer(storeDirectory, port);

@@ -7,8 +7,10 @@ import { createRuntime, type Runtime } from '@interlude/core';
 import { openTelemetry } from '@interlude/telemetry';
 import { createInMemoryTracing } from '@interlude/telemetry/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { freePort, rawStoredEventIds } from '../support/bus-raw-log.js';
+import { freePort } from '../support/bus-raw-log.js';
+import { expectContiguousLog } from '../support/expect-contiguous-log.js';
 import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
+import { killNatsServer } from '../support/kill-nats-server.js';
 import { CANARY, defineReliabilityAgent } from '../support/reliability-agent.js';
 import { spanText } from '../support/reliability-canary.js';
 import { recordFigure } from '../support/reliability-figures.js';
@@ -58,9 +60,7 @@ afterAll(async () => {
 });
 
 async function restartServer(): Promise<void> {
-  const exited = new Promise((resolve) => server.process.once('exit', resolve));
-  server.process.kill('SIGKILL');
-  await exited;
+  await killNatsServer(server);
   await sleep(DOWN_MS);
   server = await startNatsServer(storeDirectory, port);
 }
@@ -109,16 +109,7 @@ describe('a private nats-server killed and restarted during a run', () => {
     // `started` to `completed`; and the secret is in none of it.
     let events = 0;
     for (const { generationId } of results) {
-      const log = await runtime.bus.events(generationId);
-      const raw = await rawStoredEventIds(server.url, generationId);
-      expect(raw).toEqual(log.map((event) => event.id));
-      expect(new Set(raw).size).toBe(raw.length);
-      expect(log[0]?.event).toBe('started');
-      expect(log.at(-1)?.event).toBe('completed');
-      for (const run of new Set(log.map((event) => event.run))) {
-        const indexes = log.filter((event) => event.run === run).map((event) => event.index);
-        expect(indexes).toEqual(indexes.map((_, position) => position));
-      }
+      const log = await expectContiguousLog(runtime.bus, server.url, generationId);
       expect(JSON.stringify(log)).not.toContain(CANARY);
       expect(JSON.stringify(await runtime.bus.checkpoints.load(generationId))).not.toContain(CANARY);
       events += log.length;
