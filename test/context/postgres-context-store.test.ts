@@ -1,8 +1,7 @@
 import { type PostgresContextStore, postgresContextStore } from '@interlude/bus/postgres';
-import { createRuntime, defineAgent, hasContext } from '@interlude/core';
-import { createRefundScenario, scriptedProvider } from '@interlude/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defineContextStoreConformance } from '../support/context-store-conformance.js';
+import { defineContextualRefundAgent } from '../support/contextual-refund-agent.js';
 import { createScratchSchema, type ScratchSchema } from './postgres-schema.js';
 
 let schema: ScratchSchema;
@@ -14,19 +13,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await schema.drop();
 });
-
-function contextualAgent() {
-  const scenario = createRefundScenario();
-  const provider = scriptedProvider([...scenario.replies, { text: 'Anything else?' }]);
-  const agent = defineAgent({
-    name: 'support',
-    runtime: createRuntime(),
-    provider,
-    actions: { handle: scenario.action },
-    context: hasContext(store, { contextual: ({ ticketId }: { ticketId: number }) => `ticket:${ticketId}` }),
-  });
-  return { agent };
-}
 
 async function messageRows() {
   const { rows } = await schema.pool.query(
@@ -44,7 +30,7 @@ async function generationRows() {
 
 describe('postgresContextStore through hasContext', () => {
   it('a pause stores only the user row and an awaiting_input generation row', async () => {
-    const { agent } = contextualAgent();
+    const { agent } = defineContextualRefundAgent(store);
     const paused = await agent.handle({ ticketId: 42 }).generateNow();
 
     expect(await messageRows()).toEqual([
@@ -68,7 +54,7 @@ describe('postgresContextStore through hasContext', () => {
   });
 
   it('pause then resume leaves exactly the user row, one row per tool call, the final assistant row and one generation row', async () => {
-    const { agent } = contextualAgent();
+    const { agent } = defineContextualRefundAgent(store);
     const paused = await agent.handle({ ticketId: 42 }).generateNow();
     await agent
       .handle({ ticketId: 42 })

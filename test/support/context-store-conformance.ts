@@ -1,22 +1,8 @@
-import { type ContextStore, createRuntime, defineAgent, hasContext } from '@interlude/core';
-import { createRefundScenario, scriptedProvider } from '@interlude/core/testing';
+import type { ContextStore } from '@interlude/core';
 import { expect, it } from 'vitest';
+import { defineContextualRefundAgent } from './contextual-refund-agent.js';
 
 const toolRow = { generationId: 'g', role: 'tool' as const, toolCallId: 'c1', content: { result: 1 } };
-
-/** The refund agent keeping its conversation per ticket in `store`, and its scripted provider. */
-function contextualAgent(store: ContextStore) {
-  const scenario = createRefundScenario();
-  const provider = scriptedProvider([...scenario.replies, { text: 'Anything else?' }]);
-  const agent = defineAgent({
-    name: 'support',
-    runtime: createRuntime(),
-    provider,
-    actions: { handle: scenario.action },
-    context: hasContext(store, { contextual: ({ ticketId }: { ticketId: number }) => `ticket:${ticketId}` }),
-  });
-  return { agent, provider };
-}
 
 /**
  * The checks every `ContextStore` must pass, whatever it keeps its rows in, so the memory store
@@ -60,7 +46,7 @@ export function defineContextStoreConformance(currentStore: () => ContextStore):
 
   it('load gives back the same messages as the memory store would, in order', async () => {
     const store = currentStore();
-    const { agent } = contextualAgent(store);
+    const { agent } = defineContextualRefundAgent(store);
     const paused = await agent.handle({ ticketId: 42 }).generateNow();
     await agent.handle({ ticketId: 42 }).resumeNow({ checkpoint: paused.checkpoint!, answers: { call_refund: true } });
 
@@ -80,7 +66,7 @@ export function defineContextStoreConformance(currentStore: () => ContextStore):
   });
 
   it('the next generation in the same context starts from the conversation so far', async () => {
-    const { agent, provider } = contextualAgent(currentStore());
+    const { agent, provider } = defineContextualRefundAgent(currentStore());
     const paused = await agent.handle({ ticketId: 42 }).generateNow();
     await agent.handle({ ticketId: 42 }).resumeNow({ checkpoint: paused.checkpoint!, answers: { call_refund: true } });
     await agent.handle({ ticketId: 42 }).generateNow();
