@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { z } from 'zod';
 import { HOSTILE_TURN, VALID_ANSWERS } from './reliability-hostile-desk.js';
 
 /** A location inside a JSON value: object keys and array indexes from the root. */
