@@ -7,6 +7,7 @@ import { InputRequest } from '../input-request/input-request.js';
 import type { ToolCall } from '../provider/provider-adapter.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
 import type { Scrubber } from '../secrets/scrub.js';
+import { toToolSpec } from '../tool/tool.js';
 import { runOutsideToolScope } from '../tool/tool-context.js';
 import { createGenerationActor, type GenerationActor } from './bound-machine.js';
 import { createEventPublisher } from './event-publisher.js';
@@ -120,6 +121,8 @@ async function runToStop(
     ),
     signal: options.signal ?? options.stream?.signal ?? new AbortController().signal,
     usage: { inputTokens: 0, outputTokens: 0 },
+    toolSpecs: [...prompt.tools.values()].map(toToolSpec),
+    pausedCheckpoint: undefined,
     failure: undefined,
   };
   const { publisher, traceparent, usage } = scope;
@@ -139,7 +142,10 @@ async function runToStop(
     throw failure ?? new Error(context.error?.message ?? 'The generation failed');
   }
   const paused = snapshot.value === 'awaiting_input';
-  const checkpoint = paused ? checkpointFromContext(context, traceparent, runtime.checkpointKey) : undefined;
+  // A nested run announces no pause, so it has no stored checkpoint to reuse.
+  const checkpoint = paused
+    ? (scope.pausedCheckpoint ?? checkpointFromContext(context, traceparent, runtime.checkpointKey))
+    : undefined;
   const status = paused ? 'awaiting_input' : context.decision === 'exceeded' ? 'tool_turns_exceeded' : 'completed';
   const response: GenerationResponse = {
     generationId,

@@ -1,4 +1,5 @@
-import type { Usage } from '../provider/provider-adapter.js';
+import type { Checkpoint } from '../checkpoint/checkpoint.js';
+import type { ToolSpec, Usage } from '../provider/provider-adapter.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import type { GenerationTrace } from '../telemetry/telemetry.js';
 import type { EventPublisher } from './event-publisher.js';
@@ -14,6 +15,10 @@ export interface RunScope {
   publisher: EventPublisher;
   signal: AbortSignal;
   usage: Required<Pick<Usage, 'inputTokens' | 'outputTokens'>>;
+  /** The run's tools as the provider sees them, built once rather than per model call. */
+  toolSpecs: ToolSpec[];
+  /** The checkpoint of the pause this run announced, stored once and returned as is. */
+  pausedCheckpoint: Checkpoint | undefined;
   /** The (scrubbed) failure that stopped the run, kept to be thrown at the boundary. */
   failure: Error | undefined;
 }

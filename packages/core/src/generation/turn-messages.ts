@@ -1,15 +1,18 @@
 import type { ResolvedPrompt } from '../agent/action.js';
 import type { CompletedResult } from '../checkpoint/checkpoint.js';
-import type { ModelRequest, ToolCall, ToolResultMessage } from '../provider/provider-adapter.js';
-import { toToolSpec } from '../tool/tool.js';
+import type { ModelRequest, ToolCall, ToolResultMessage, ToolSpec } from '../provider/provider-adapter.js';
 import { effectiveToolChoice, type GenerationContext } from './generation-context.js';
 
 /** The request for the next model call: instructions rendered fresh, never stored in the messages. */
-export function buildModelRequest(context: GenerationContext, prompt: ResolvedPrompt): ModelRequest {
+export function buildModelRequest(
+  context: GenerationContext,
+  prompt: ResolvedPrompt,
+  tools: readonly ToolSpec[],
+): ModelRequest {
   return {
     instructions: prompt.instructions,
     messages: context.messages,
-    tools: [...prompt.tools.values()].map(toToolSpec),
+    tools,
     toolChoice: effectiveToolChoice(context),
   };
 }

@@ -72,27 +72,19 @@ function checkAnswer(request: InputRequestJSON, answer: unknown): void {
   }
 }
 
-const schemas = new WeakMap<object, z.ZodType>();
-
 function schemaFor(request: InputRequestJSON): z.ZodType {
-  const schema = request.schema as Record<string, unknown>;
-  let compiled = schemas.get(schema);
-  if (compiled === undefined) {
-    try {
-      compiled = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
-    } catch (error) {
-      throw new ResumeError(
-        'invalid_checkpoint',
-        `The answer schema of ${describe(request)} is not a JSON Schema this release reads`,
-        {
-          toolCallId: request.tool_call_id as string,
-          cause: error,
-        },
-      );
-    }
-    schemas.set(schema, compiled);
+  try {
+    return z.fromJSONSchema(request.schema as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch (error) {
+    throw new ResumeError(
+      'invalid_checkpoint',
+      `The answer schema of ${describe(request)} is not a JSON Schema this release reads`,
+      {
+        toolCallId: request.tool_call_id as string,
+        cause: error,
+      },
+    );
   }
-  return compiled;
 }
 
 function describe(request: InputRequestJSON): string {

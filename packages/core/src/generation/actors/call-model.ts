@@ -25,7 +25,7 @@ export async function callModel(scope: RunScope, context: GenerationContext): Pr
   scope.signal.addEventListener('abort', forwardAbort, { once: true });
   try {
     const request = {
-      ...buildModelRequest(context, prompt),
+      ...buildModelRequest(context, prompt, scope.toolSpecs),
       executeTool: (call: ToolCall) =>
         executeOutsideLoop(call, { prompt, scrubber, generationId, signal: scope.signal }),
     };

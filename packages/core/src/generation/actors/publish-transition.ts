@@ -19,14 +19,13 @@ export function publishTransition(
   if (options.nested && name === 'input_requested') return;
   const runtime = options.agent.runtime;
   const data = eventData(name, context, { traceparent, ...(answers && { answers }) });
-  const before =
-    name === 'input_requested'
-      ? async () => {
-          await runtime.bus.checkpoints.save(scope.generationId, {
-            checkpoint: checkpointFromContext(context, traceparent, runtime.checkpointKey),
-            params: options.params,
-          });
-        }
-      : undefined;
+  let before: (() => Promise<void>) | undefined;
+  if (name === 'input_requested') {
+    const checkpoint = checkpointFromContext(context, traceparent, runtime.checkpointKey);
+    scope.pausedCheckpoint = checkpoint;
+    before = async () => {
+      await runtime.bus.checkpoints.save(scope.generationId, { checkpoint, params: options.params });
+    };
+  }
   scope.publisher.emit(name, data, before);
 }
