@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { inTransaction } from './in-transaction.js';
 
 const identifierPattern = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
@@ -53,16 +54,8 @@ CREATE TABLE IF NOT EXISTS ${schema}.generations (
  * runs in one transaction under an advisory lock named after the schema.
  */
 export async function createContextTables(pool: Pool, schema: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  await inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`interlude.context.${schema}`]);
     await client.query(tablesSql(schema));
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -1,6 +1,7 @@
 import type { ContextGeneration, ContextMessage, ContextStore } from '@interlude/core';
 import pg from 'pg';
 import { createContextTables, quoteSchema } from './context-tables.js';
+import { inTransaction } from './in-transaction.js';
 
 export type PostgresConnection = { pool: pg.Pool } | { connectionString: string };
 
@@ -113,18 +114,4 @@ async function lockContext(client: pg.PoolClient, schema: string, contextKey: st
      ON CONFLICT (context_key) DO UPDATE SET updated_at = now()`,
     [contextKey],
   );
-}
-
-async function inTransaction(pool: pg.Pool, body: (client: pg.PoolClient) => Promise<void>): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await body(client);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
 }
