@@ -1,16 +1,9 @@
-import type { GenerationTraceInfo } from '@interlude/core';
 import { describe, expect, it } from 'vitest';
 import { openTelemetry } from './open-telemetry.js';
+import { refundRunInfo } from './test-generation-info.js';
 import { createInMemoryTracing, spanTree } from './testing/index.js';
 
-const info: GenerationTraceInfo = {
-  agent: 'support',
-  action: 'handle',
-  generationId: 'gen_1',
-  provider: 'anthropic.messages',
-  model: 'claude-sonnet-4-5',
-  resumed: false,
-};
+const info = refundRunInfo;
 
 function runOneTool(captureContent: boolean | undefined, result: unknown) {
   const tracing = createInMemoryTracing();

@@ -1,6 +1,6 @@
-import type { GenerationTraceInfo } from '@interlude/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTelemetry } from './open-telemetry.js';
+import { refundRunInfo } from './test-generation-info.js';
 import { createInMemoryTracing, spanTree } from './testing/index.js';
 import { parseTraceparent } from './traceparent.js';
 
@@ -8,14 +8,7 @@ const tracing = createInMemoryTracing();
 const telemetry = openTelemetry({ tracerProvider: tracing.tracerProvider });
 afterEach(() => tracing.reset());
 
-const refund: GenerationTraceInfo = {
-  agent: 'support',
-  action: 'handle',
-  generationId: 'gen_1',
-  provider: 'anthropic.messages',
-  model: 'claude-sonnet-4-5',
-  resumed: false,
-};
+const refund = refundRunInfo;
 const modelCall = { provider: 'anthropic.messages', service: 'anthropic', model: 'claude-sonnet-4-5' };
 
 /** The refund scenario's first run, as core reports it: look up, ask, pause. */

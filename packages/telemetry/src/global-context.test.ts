@@ -1,9 +1,9 @@
-import type { GenerationTraceInfo } from '@interlude/core';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openTelemetry } from './open-telemetry.js';
+import { refundRunInfo } from './test-generation-info.js';
 import { spanTree } from './testing/index.js';
 
 /**
@@ -20,14 +20,7 @@ afterAll(async () => {
   propagation.disable();
 });
 
-const info: GenerationTraceInfo = {
-  agent: 'support',
-  action: 'handle',
-  generationId: 'gen_1',
-  provider: 'anthropic.messages',
-  model: 'claude-sonnet-4-5',
-  resumed: false,
-};
+const info = refundRunInfo;
 
 it("nests under the application's active span, and puts SDK spans under the model call", async () => {
   const telemetry = openTelemetry();
