@@ -16,15 +16,15 @@ const ping = tool({
   run: ({ n }) => ({ pong: n }),
 });
 const pingCall = (id: string) => ({ toolCalls: [{ id, name: 'ping', arguments: { n: 1 } }] });
+const asker = tool({
+  name: 'asker',
+  description: 'Asks once',
+  input: z.object({}),
+  run: (_, ctx) => (ctx.answer === undefined ? InputRequest.confirm('Go on?') : 'went on'),
+});
 
 describe('loop controls', () => {
   it('maxToolTurns counts round trips across pauses and ends cleanly with tool_turns_exceeded', async () => {
-    const asker = tool({
-      name: 'asker',
-      description: 'Asks once',
-      input: z.object({}),
-      run: (_, ctx) => (ctx.answer === undefined ? InputRequest.confirm('Go on?') : 'went on'),
-    });
     const { agent, provider, runtime } = scriptedAgent(
       () => ({ message: 'Loop', tools: [ping, asker], maxToolTurns: 2 }),
       [{ toolCalls: [{ id: 'a1', name: 'asker', arguments: {} }] }, pingCall('p1'), pingCall('p2')],
@@ -46,12 +46,6 @@ describe('loop controls', () => {
   });
 
   it('a forced tool choice is cleared once the model used the tool, and stays cleared across a pause', async () => {
-    const asker = tool({
-      name: 'asker',
-      description: 'Asks once',
-      input: z.object({}),
-      run: (_, ctx) => (ctx.answer === undefined ? InputRequest.confirm('Go on?') : 'went on'),
-    });
     const { agent, provider, runtime } = scriptedAgent(
       () => ({ message: 'Force', tools: [ping, asker], toolChoice: { type: 'tool' as const, name: 'asker' } }),
       [{ toolCalls: [{ id: 'a1', name: 'asker', arguments: {} }] }, pingCall('p1'), { text: 'ok' }],
