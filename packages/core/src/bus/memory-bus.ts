@@ -89,25 +89,37 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
 }
 
 export function createMemoryCheckpointStore(): CheckpointStore & { forget(generationId: string): void } {
-  const records = new Map<string, StoredCheckpoint>();
+  // Kept as JSON text, as a server would keep it: a load hands out a fresh copy, and parsing text
+  // is cheaper than cloning the object graph twice (once to store, once to hand out).
+  const records = new Map<string, { json: string; revision: number; claimedBy?: string }>();
   let revision = 0;
+  const read = (stored: { json: string; revision: number; claimedBy?: string }): StoredCheckpoint => {
+    const { checkpoint, params, interrupted } = JSON.parse(stored.json) as Omit<StoredCheckpoint, 'revision'>;
+    return {
+      checkpoint,
+      params,
+      revision: stored.revision,
+      ...(stored.claimedBy !== undefined && { claimedBy: stored.claimedBy }),
+      ...(interrupted === true && { interrupted: true }),
+    };
+  };
   return {
     forget(generationId) {
       records.delete(generationId);
     },
     async save(generationId, record) {
       revision += 1;
-      records.set(generationId, {
-        checkpoint: structuredClone(record.checkpoint),
-        params: structuredClone(record.params),
-        revision,
+      const json = JSON.stringify({
+        checkpoint: record.checkpoint,
+        params: record.params,
         ...(record.interrupted === true && { interrupted: true }),
       });
+      records.set(generationId, { json, revision });
       return revision;
     },
     async load(generationId) {
-      const record = records.get(generationId);
-      return record === undefined ? undefined : structuredClone(record);
+      const stored = records.get(generationId);
+      return stored === undefined ? undefined : read(stored);
     },
     async claim(generationId, expectedRevision, claimant) {
       const record = records.get(generationId);
