@@ -57,66 +57,102 @@ export interface BareCycle {
   text: string;
 }
 
+/** The model's tool-call turn, before any tool has run. */
+export interface BareTurn {
+  messages: ChatCompletionMessageParam[];
+  calls: ChatCompletionMessageFunctionToolCall[];
+}
+
+/** A resumed turn with every result in: the request that gets the final answer. */
+export interface BareResumedTurn {
+  messages: ChatCompletionMessageParam[];
+}
+
+/**
+ * The bare loop cut at its four steps (model call, tools then pause, tools on resume, model call),
+ * so the floor benchmarks can drive exactly the same work from an XState machine or around NATS.
+ */
+export interface BareSteps {
+  work: RefundWork;
+  firstCall(ticketId: number): Promise<BareTurn>;
+  /** Runs `lookup_order`, holds `issue_refund` for a person and serializes the state. */
+  pauseTools(turn: BareTurn): { saved: string; prompt: string };
+  /** Parses the saved state, runs (or declines) the held call and adds every result in call order. */
+  resumeTools(saved: string, approved: boolean): BareResumedTurn;
+  finalCall(turn: BareResumedTurn): Promise<string>;
+}
+
 /**
  * The baseline: the refund scenario written by hand on the bare `openai` SDK, the least a
  * developer could write for the same behaviour. Call the model, run `lookup_order`, hold
  * `issue_refund` for a person, `JSON.stringify` the state, then parse it, refund, send every
  * result back in call order and read the final answer.
  */
-export function createBareSdkLoop(baseURL: string): { work: RefundWork; cycle(ticketId: number): Promise<BareCycle> } {
+export function createBareSteps(baseURL: string): BareSteps {
   const client = new OpenAI({ apiKey: 'bench', baseURL, maxRetries: 0 });
   const work = createRefundWork();
   const model = 'gpt-4.1-bench';
 
-  async function pause(ticketId: number): Promise<{ saved: string; prompt: string }> {
-    const messages: ChatCompletionMessageParam[] = [
-      { role: 'developer', content: SUPPORT_INSTRUCTIONS },
-      { role: 'user', content: ticketMessage(ticketId) },
-    ];
-    const completion = await client.chat.completions.create({ model, messages, tools: TOOLS });
-    const message = completion.choices[0]?.message;
-    if (message === undefined) throw new Error('The model sent no choice');
-    messages.push(message);
-    const calls = (message.tool_calls ?? []).filter((call) => call.type === 'function');
-    const results: Record<string, unknown> = {};
-    const pending: string[] = [];
-    let prompt = '';
-    for (const call of calls) {
-      const input: unknown = JSON.parse(call.function.arguments);
-      if (call.function.name === 'lookup_order') results[call.id] = work.lookupOrder(lookupOrderInput.parse(input));
-      else if (call.function.name === 'issue_refund') {
-        const refund = issueRefundInput.parse(input);
-        prompt = `Refund $${refund.amount} on order ${refund.order_id}?`;
-        pending.push(call.id);
-      }
-    }
-    const state: PausedState = { messages: messages.slice(1), calls, results, pending };
-    return { saved: JSON.stringify(state), prompt };
-  }
-
-  async function resume(saved: string, approved: boolean): Promise<string> {
-    const state = JSON.parse(saved) as PausedState;
-    for (const call of state.calls) {
-      if (!state.pending.includes(call.id)) continue;
-      const input = issueRefundInput.parse(JSON.parse(call.function.arguments));
-      state.results[call.id] = approved ? work.issueRefund(input) : { error: 'declined by user' };
-    }
-    const messages: ChatCompletionMessageParam[] = [
-      { role: 'developer', content: SUPPORT_INSTRUCTIONS },
-      ...state.messages,
-    ];
-    for (const call of state.calls) {
-      messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(state.results[call.id]) });
-    }
-    const completion = await client.chat.completions.create({ model, messages, tools: TOOLS });
-    return completion.choices[0]?.message.content ?? '';
-  }
-
   return {
     work,
+    async firstCall(ticketId) {
+      const messages: ChatCompletionMessageParam[] = [
+        { role: 'developer', content: SUPPORT_INSTRUCTIONS },
+        { role: 'user', content: ticketMessage(ticketId) },
+      ];
+      const completion = await client.chat.completions.create({ model, messages, tools: TOOLS });
+      const message = completion.choices[0]?.message;
+      if (message === undefined) throw new Error('The model sent no choice');
+      messages.push(message);
+      return { messages, calls: (message.tool_calls ?? []).filter((call) => call.type === 'function') };
+    },
+    pauseTools({ messages, calls }) {
+      const results: Record<string, unknown> = {};
+      const pending: string[] = [];
+      let prompt = '';
+      for (const call of calls) {
+        const input: unknown = JSON.parse(call.function.arguments);
+        if (call.function.name === 'lookup_order') results[call.id] = work.lookupOrder(lookupOrderInput.parse(input));
+        else if (call.function.name === 'issue_refund') {
+          const refund = issueRefundInput.parse(input);
+          prompt = `Refund $${refund.amount} on order ${refund.order_id}?`;
+          pending.push(call.id);
+        }
+      }
+      const state: PausedState = { messages: messages.slice(1), calls, results, pending };
+      return { saved: JSON.stringify(state), prompt };
+    },
+    resumeTools(saved, approved) {
+      const state = JSON.parse(saved) as PausedState;
+      for (const call of state.calls) {
+        if (!state.pending.includes(call.id)) continue;
+        const input = issueRefundInput.parse(JSON.parse(call.function.arguments));
+        state.results[call.id] = approved ? work.issueRefund(input) : { error: 'declined by user' };
+      }
+      const messages: ChatCompletionMessageParam[] = [
+        { role: 'developer', content: SUPPORT_INSTRUCTIONS },
+        ...state.messages,
+      ];
+      for (const call of state.calls) {
+        messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(state.results[call.id]) });
+      }
+      return { messages };
+    },
+    async finalCall({ messages }) {
+      const completion = await client.chat.completions.create({ model, messages, tools: TOOLS });
+      return completion.choices[0]?.message.content ?? '';
+    },
+  };
+}
+
+/** The bare loop's whole cycle: pause, `JSON.stringify`, resume with the approval, answer. */
+export function createBareSdkLoop(baseURL: string): { work: RefundWork; cycle(ticketId: number): Promise<BareCycle> } {
+  const steps = createBareSteps(baseURL);
+  return {
+    work: steps.work,
     async cycle(ticketId) {
-      const { saved, prompt } = await pause(ticketId);
-      const text = await resume(saved, true);
+      const { saved, prompt } = steps.pauseTools(await steps.firstCall(ticketId));
+      const text = await steps.finalCall(steps.resumeTools(saved, true));
       return { prompt, pausedBytes: Buffer.byteLength(saved), text };
     },
   };

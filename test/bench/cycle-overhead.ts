@@ -1,7 +1,9 @@
 import type { BenchConfig } from './bench-config.js';
 import type { BenchNatsServer } from './bench-nats-server.js';
 import { bareSdkVariant, type CycleVariant, interludeMemoryVariant, interludeNatsVariant } from './cycle-variants.js';
+import { natsFloorVariant } from './nats-floor-variant.js';
 import { now, round, type Summary, summarize } from './statistics.js';
+import { xstateFloorVariant } from './xstate-floor-variant.js';
 
 export interface CycleVariantResult {
   name: string;
@@ -12,12 +14,17 @@ export interface CycleVariantResult {
   /** The goal on the median ratio, when there is one. */
   goal?: number;
   met?: boolean;
+  /**
+   * A floor: the bare loop plus only what the design itself costs (an XState machine; the NATS
+   * writes of a durable pause), with none of Interlude's code. Read a goal against the floor below it.
+   */
+  floor?: true;
 }
 
 export interface CycleOverheadResult {
   cycles: number;
   warmupCycles: number;
-  /** Messages the NATS variant sends nats-server per cycle, each awaited before the next. */
+  /** Messages the NATS variant sends nats-server per cycle (publishes pipelined, acks awaited at side effects). */
   natsMessagesPerCycle: number;
   variants: CycleVariantResult[];
 }
@@ -33,25 +40,27 @@ export async function runCycleOverhead(
   nats: BenchNatsServer,
 ): Promise<CycleOverheadResult> {
   const natsUrl = nats.url;
-  const variants: { variant: CycleVariant; goal?: number; samples: number[] }[] = [
+  const variants: { variant: CycleVariant; goal?: number; floor?: true; samples: number[] }[] = [
     { variant: bareSdkVariant(baseURL), samples: [] },
+    { variant: xstateFloorVariant(baseURL), floor: true, samples: [] },
     { variant: interludeMemoryVariant(baseURL), goal: 1.15, samples: [] },
+    { variant: await natsFloorVariant(baseURL, natsUrl), floor: true, samples: [] },
     { variant: interludeNatsVariant(baseURL, natsUrl), goal: 1.5, samples: [] },
   ];
   let natsMessages = 0;
   try {
     const total = config.warmupCycles + config.cycles;
-    let countersBefore = await nats.counters();
     for (let index = 0; index < total; index += 1) {
-      // Only the NATS variant talks to this server: its messages per cycle, counted after warm-up.
-      if (index === config.warmupCycles) countersBefore = await nats.counters();
       for (const entry of variants) {
+        // Interlude's NATS variant's messages per cycle, counted around its own cycles after warm-up.
+        const counting = index >= config.warmupCycles && entry.variant === variants.at(-1)?.variant;
+        const countersAt = counting ? await nats.counters() : undefined;
         const started = now();
         await entry.variant.cycle(index);
         if (index >= config.warmupCycles) entry.samples.push(now() - started);
+        if (countersAt !== undefined) natsMessages += (await nats.counters()).inMessages - countersAt.inMessages;
       }
     }
-    natsMessages = (await nats.counters()).inMessages - countersBefore.inMessages;
   } finally {
     for (const entry of variants) await entry.variant.close();
   }
@@ -60,7 +69,7 @@ export async function runCycleOverhead(
     cycles: config.cycles,
     warmupCycles: config.warmupCycles,
     natsMessagesPerCycle: round(natsMessages / config.cycles, 1),
-    variants: variants.map(({ variant, goal, samples }) => {
+    variants: variants.map(({ variant, goal, floor, samples }) => {
       const milliseconds = summarize(samples);
       const medianRatio = round(milliseconds.median / baseline.median);
       return {
@@ -75,6 +84,7 @@ export async function runCycleOverhead(
         medianRatio,
         p95Ratio: round(milliseconds.p95 / baseline.p95),
         ...(goal !== undefined && { goal, met: medianRatio <= goal }),
+        ...(floor && { floor }),
       };
     }),
   };

@@ -4,8 +4,9 @@ import { openTelemetry } from '@interlude/telemetry';
 import { createInMemoryTracing, type InMemoryTracing } from '@interlude/telemetry/testing';
 import { createBareSdkLoop } from './bare-sdk-loop.js';
 import { defineChatRefundAgent } from './chat-refund-agent.js';
+import { expectBareCycle, expectOneMore } from './expect-bare-cycle.js';
 import { FINAL_TEXT } from './refund-chat-responder.js';
-import { REFUND_PROMPT, type RefundWork } from './refund-work.js';
+import { REFUND_PROMPT } from './refund-work.js';
 import { expectScenario } from './scenario-error.js';
 
 /** One way of running the refund cycle; `cycle` throws `ScenarioError` when its result is wrong. */
@@ -15,23 +16,15 @@ export interface CycleVariant {
   close(): Promise<void>;
 }
 
-function expectOneMore(work: RefundWork, before: RefundWork['runs'], tool: keyof RefundWork['runs'], when: string) {
-  const ran = work.runs[tool] - before[tool];
-  expectScenario(ran === 1, `${tool} ran ${ran} times ${when}, expected once`);
-}
-
 /** The hand-written loop on the bare `openai` SDK: the baseline every ratio divides by. */
 export function bareSdkVariant(baseURL: string): CycleVariant {
   const loop = createBareSdkLoop(baseURL);
+  const name = 'bare openai SDK loop';
   return {
-    name: 'bare openai SDK loop',
+    name,
     async cycle(ticketId) {
       const before = { ...loop.work.runs };
-      const result = await loop.cycle(ticketId);
-      expectScenario(result.prompt === REFUND_PROMPT, `the bare loop asked ${JSON.stringify(result.prompt)}`);
-      expectScenario(result.text === FINAL_TEXT, `the bare loop answered ${JSON.stringify(result.text)}`);
-      expectOneMore(loop.work, before, 'lookup_order', 'in a bare cycle');
-      expectOneMore(loop.work, before, 'issue_refund', 'in a bare cycle');
+      expectBareCycle(name, loop.work, before, await loop.cycle(ticketId));
     },
     async close() {},
   };

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { type JetStreamClient, jetstream, jetstreamManager, StorageType } from '@nats-io/jetstream';
+import { type KV, Kvm } from '@nats-io/kv';
+import { connect, nanos } from '@nats-io/transport-node';
+import { createBareSteps } from './bare-sdk-loop.js';
+import type { CycleVariant } from './cycle-variants.js';
+import { expectBareCycle } from './expect-bare-cycle.js';
+import { expectScenario } from './scenario-error.js';
+
+const STREAM = 'BENCH_FLOOR_EVENTS';
+const BUCKET = 'bench_floor_checkpoints';
+
+/**
+ * The bare loop plus only the NATS writes that make a pause durable and a resume exclusive, in
+ * the order DESIGN §7 needs them: each transition published to a file-backed stream with a
+ * message id (pipelined, acks awaited before a tool runs and at each stop), the paused state put
+ * in KV before the pause is announced, and a resume claimed by a get and a revision-checked
+ * update. The same 11 messages a cycle of Interlude sends, with none of Interlude's code: the
+ * distributed variant's floor. No XState, no spans.
+ */
+export async function natsFloorVariant(baseURL: string, servers: string): Promise<CycleVariant> {
+  const connection = await connect({ servers, name: 'bench-floor', noAsyncTraces: true });
+  const manager = await jetstreamManager(connection);
+  await manager.streams.add({
+    name: STREAM,
+    subjects: ['bench.floor.>'],
+    storage: StorageType.File,
+    duplicate_window: nanos(60 * 60 * 1_000),
+  });
+  const client: JetStreamClient = jetstream(connection);
+  const kv: KV = await new Kvm(client).create(BUCKET, { history: 1 });
+  const steps = createBareSteps(baseURL);
+  const name = 'floor: bare loop + NATS writes';
+
+  /** One run's event publishes: sent at once, acknowledged together at `flush`. */
+  function events(generationId: string, run: string) {
+    let index = 0;
+    let inFlight: Promise<unknown>[] = [];
+    return {
+      emit(event: string, data: unknown) {
+        const id = `${generationId}:${run}:${index}`;
+        const payload = JSON.stringify({ version: 1, id, event, generation_id: generationId, run, index, data });
+        inFlight.push(client.publish(`bench.floor.${generationId}`, payload, { msgID: id }));
+        index += 1;
+      },
+      async flush() {
+        const pending = inFlight;
+        inFlight = [];
+        await Promise.all(pending);
+      },
+    };
+  }
+
+  return {
+    name,
+    async cycle(ticketId) {
+      const before = { ...steps.work.runs };
+      const generationId = randomUUID();
+      const start = events(generationId, 'start');
+      start.emit('started', { ticket: ticketId });
+      const turn = await steps.firstCall(ticketId);
+      start.emit('model_responded', { messages: turn.messages.slice(-1) });
+      await start.flush();
+      const { saved, prompt } = steps.pauseTools(turn);
+      start.emit('tool_completed', { tool_call_id: 'call_lookup' });
+      await kv.put(generationId, saved);
+      start.emit('input_requested', { prompt });
+      await start.flush();
+
+      const entry = await kv.get(generationId);
+      expectScenario(entry !== null, `${name}: the paused state was not in KV`);
+      await kv.update(generationId, entry.value, entry.revision);
+      const resume = events(generationId, 'resume');
+      resume.emit('resumed', { answered_tool_calls: ['call_refund'] });
+      await resume.flush();
+      const resumed = steps.resumeTools(entry.string(), true);
+      resume.emit('tool_completed', { tool_call_id: 'call_refund' });
+      const text = await steps.finalCall(resumed);
+      resume.emit('model_responded', { text });
+      resume.emit('completed', { text });
+      await resume.flush();
+      expectBareCycle(name, steps.work, before, { prompt, text });
+    },
+    async close() {
+      await manager.streams.delete(STREAM);
+      await kv.destroy();
+      await connection.drain();
+    },
+  };
+}
