@@ -34,15 +34,24 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   const subscribers = new Set<{ filter: EventFilter; handler: EventHandler }>();
   const checkpoints = createMemoryCheckpointStore();
   const completed = new Set<string>();
+  // Completion order as a queue with a moving head: taking the oldest off a Set with
+  // `values().next()` walks past every entry deleted before it, which grows with every completion.
+  const completionOrder: string[] = [];
+  let oldestIndex = 0;
   const retainCompleted = options.retainCompleted ?? 1_000;
 
   const forgetOldest = () => {
     while (completed.size > retainCompleted) {
-      const oldest = completed.values().next().value as string;
+      const oldest = completionOrder[oldestIndex] as string;
+      oldestIndex += 1;
       completed.delete(oldest);
       for (const event of logs.get(oldest) ?? []) seen.delete(event.id);
       logs.delete(oldest);
       checkpoints.forget(oldest);
+    }
+    if (oldestIndex > 1_024 && oldestIndex * 2 > completionOrder.length) {
+      completionOrder.splice(0, oldestIndex);
+      oldestIndex = 0;
     }
   };
 
@@ -56,8 +65,9 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       const log = logs.get(event.generation_id) ?? [];
       log.push(copy);
       logs.set(event.generation_id, log);
-      if (event.event === 'completed') {
+      if (event.event === 'completed' && !completed.has(event.generation_id)) {
         completed.add(event.generation_id);
+        completionOrder.push(event.generation_id);
         forgetOldest();
       }
       for (const subscriber of subscribers) {
