@@ -71,3 +71,8 @@ export function orderCheckpoint(checkpoint: Checkpoint): Checkpoint {
   }
   return ordered as unknown as Checkpoint;
 }
+
+/** A checkpoint's canonical JSON: its keys in DESIGN §5 order, whatever order it arrived in. */
+export function canonicalCheckpoint(checkpoint: Checkpoint): string {
+  return JSON.stringify(orderCheckpoint(checkpoint));
+}

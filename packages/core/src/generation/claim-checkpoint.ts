@@ -1,21 +1,23 @@
 import type { CheckpointStore, StoredCheckpoint } from '../bus/bus.js';
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
-import { orderCheckpoint } from '../checkpoint/checkpoint.js';
+import { canonicalCheckpoint } from '../checkpoint/checkpoint.js';
 import { ResumeError } from '../errors/resume-error.js';
 
 /**
  * Claims the stored checkpoint a resume starts from, so of two resumes of one checkpoint exactly
  * one goes on. A checkpoint the store has never seen (kept by the caller only, or from another
  * deployment) cannot be claimed and is let through; one the store has moved past is refused.
+ * `canonical` is the checkpoint's canonical JSON, when the caller has it already.
  */
 export async function claimCheckpoint(
   store: CheckpointStore,
   checkpoint: Checkpoint,
   claimant: string,
+  canonical: string = canonicalCheckpoint(checkpoint),
 ): Promise<StoredCheckpoint | undefined> {
   const stored = await store.load(checkpoint.generation_id);
   if (stored === undefined) return undefined;
-  if (JSON.stringify(orderCheckpoint(stored.checkpoint)) !== JSON.stringify(orderCheckpoint(checkpoint))) {
+  if (canonicalCheckpoint(stored.checkpoint) !== canonical) {
     throw new ResumeError(
       'already_resumed',
       `Generation ${checkpoint.generation_id} has moved past this checkpoint: it was already resumed`,

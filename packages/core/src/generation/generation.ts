@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ResolvedPrompt, resolvePrompt } from '../agent/action.js';
 import type { AgentBase } from '../agent/agent-types.js';
 import type { Job } from '../bus/bus.js';
+import { canonicalCheckpoint } from '../checkpoint/checkpoint.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { DEFAULT_QUEUE } from '../runtime/runtime.js';
 import { checkResume } from './check-resume.js';
@@ -121,8 +122,10 @@ export class Generation {
     const prompt = this.prompt();
     const { checkpoint, answers, turnCalls } = this.check(input);
     const store = this.agent.runtime.bus.checkpoints;
-    const stored = await claimCheckpoint(store, checkpoint, control.claimant ?? randomUUID());
-    const run = runKeyOf(checkpoint);
+    // Serialized once: the claim compares it with the stored checkpoint, the run key hashes it.
+    const canonical = canonicalCheckpoint(checkpoint);
+    const stored = await claimCheckpoint(store, checkpoint, control.claimant ?? randomUUID(), canonical);
+    const run = runKeyOf(canonical);
     const recovered =
       control.recoverFromLog || stored?.interrupted
         ? await recoverResults(this.agent.runtime.bus, checkpoint.generation_id, run)

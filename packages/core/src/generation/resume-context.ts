@@ -39,7 +39,10 @@ export function contextFromCheckpoint(
   };
 }
 
-/** Names the run that resumes a checkpoint; the same checkpoint always gives the same name, so a replay reuses its event ids. */
-export function runKeyOf(checkpoint: Checkpoint): string {
-  return createHash('sha256').update(JSON.stringify(checkpoint)).digest('hex').slice(0, 16);
+/**
+ * Names the run that resumes a checkpoint, from its canonical JSON (`canonicalCheckpoint`): the
+ * same checkpoint always gives the same name, so a replay reuses its event ids.
+ */
+export function runKeyOf(canonical: string): string {
+  return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
