@@ -1,36 +1,88 @@
-import { type AgentBase, defineAgent, type ProviderAdapter, type Runtime } from '@interlude/core';
-import { type RecordedModelRequest, type ScriptedReply, scriptedProvider } from '@interlude/core/testing';
+import {
+  type AgentBase,
+  defineAgent,
+  type ProviderAdapter,
+  type ProviderMessage,
+  type Runtime,
+  type ToolCall,
+} from '@interlude/core';
+import { scriptedProvider } from '@interlude/core/testing';
 import { FINAL_TEXT } from './refund-chat-responder.js';
 import { createRefundTools, type SideEffectListener } from './refund-tools.js';
 import { createRefundWork, SUPPORT_INSTRUCTIONS } from './refund-work.js';
 
-function answer(request: RecordedModelRequest): ScriptedReply {
-  if (JSON.stringify(request.messages).includes('"tool_use_id":"call_refund"')) return { text: FINAL_TEXT };
-  return {
-    text: 'Let me check the order.',
-    toolCalls: [
-      { id: 'call_lookup', name: 'lookup_order', arguments: { order_id: 42 } },
-      { id: 'call_refund', name: 'issue_refund', arguments: { order_id: 42, amount: 30 } },
-    ],
-  };
+const REFUND_CALL = 'call_refund';
+
+/** The model's first turn: look the order up and refund it, in parallel (fresh objects each call). */
+function refundCalls(): ToolCall[] {
+  return [
+    { id: 'call_lookup', name: 'lookup_order', arguments: { order_id: 42 } },
+    { id: REFUND_CALL, name: 'issue_refund', arguments: { order_id: 42, amount: 30 } },
+  ];
+}
+
+/** Whether the conversation's last message carries the refund's result (Anthropic `tool_result`). */
+function refundAnswered(messages: readonly ProviderMessage[]): boolean {
+  const content = (messages.at(-1) as { content?: unknown } | undefined)?.content;
+  return (
+    Array.isArray(content) &&
+    content.some((block: { type?: unknown; tool_use_id?: unknown }) => {
+      return block.type === 'tool_result' && block.tool_use_id === REFUND_CALL;
+    })
+  );
 }
 
 /**
- * The refund scenario's model in process (core's scripted provider, answering from the
- * conversation, so any process can run any step), so the NATS benchmarks measure the bus and
- * the framework, not HTTP. It forgets each request once answered: a long run must not grow.
+ * The refund scenario's model in process, so the NATS benchmarks measure the bus and the
+ * framework, not HTTP. It answers from the conversation it is sent (any process can run any
+ * step): the final answer once the last message holds the refund's result, else the two calls.
+ * It stands in for a model server, so it only reads the last message: no copy of the request,
+ * no serialization. Messages are in the Anthropic shape of core's scripted provider.
  */
 function inProcessRefundModel(): ProviderAdapter {
-  const scripted = scriptedProvider();
+  const {
+    service,
+    provider,
+    model,
+    maxContinuations,
+    userMessages,
+    assistantMessages,
+    toolResultMessages,
+    toolCallsIn,
+  } = scriptedProvider();
+  let calls = 0;
   return {
-    ...scripted,
-    async call(request, options) {
-      scripted.push(answer);
-      try {
-        return await scripted.call(request, options);
-      } finally {
-        scripted.requests.length = 0;
-      }
+    service,
+    provider,
+    model,
+    maxContinuations,
+    userMessages,
+    assistantMessages,
+    toolResultMessages,
+    toolCallsIn,
+    async call(request) {
+      calls += 1;
+      const final = refundAnswered(request.messages);
+      const toolCalls = final ? [] : refundCalls();
+      const text = final ? FINAL_TEXT : 'Let me check the order.';
+      return {
+        messages: [
+          {
+            role: 'assistant',
+            content: [
+              { type: 'text', text },
+              ...toolCalls.map((call) => ({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments })),
+            ],
+          },
+        ],
+        toolCalls,
+        text,
+        finishReason: final ? 'stop' : 'tool-calls',
+        rawFinishReason: final ? 'end_turn' : 'tool_use',
+        continuation: false,
+        usage: { inputTokens: 10, outputTokens: 5 },
+        responseId: `msg_bench_${calls}`,
+      };
     },
   };
 }

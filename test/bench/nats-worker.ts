@@ -7,15 +7,17 @@
  */
 import { createWorker, natsBus } from '@interlude/bus';
 import { createRuntime } from '@interlude/core';
-import { drainOnSigterm, printJobOutcome, requiredSetting } from '../support/worker-process.js';
+import { batchedStdout, drainOnSigterm, jobLine, requiredSetting } from '../support/worker-process.js';
 import { defineNatsRefundAgent } from './nats-refund-agent.js';
 
 const sampleEvery = Number(process.env.SAMPLE_EVERY ?? 0);
+// Every line goes through one buffer, written once per event-loop turn, so they keep their order.
+const print = batchedStdout();
 const runtime = createRuntime({
   bus: natsBus({ servers: requiredSetting('NATS_URL'), name: `bench-worker-${process.pid}` }),
 });
 const support = defineNatsRefundAgent(runtime, (tool, generationId) => {
-  process.stdout.write(`effect ${tool} ${generationId}\n`);
+  print(`effect ${tool} ${generationId}\n`);
 });
 let jobs = 0;
 
@@ -24,7 +26,7 @@ function sampleMemory(): void {
   collect?.();
   collect?.();
   const usage = process.memoryUsage();
-  process.stdout.write(`memory ${jobs} ${usage.rss} ${usage.heapUsed}\n`);
+  print(`memory ${jobs} ${usage.rss} ${usage.heapUsed}\n`);
 }
 
 const worker = createWorker({
@@ -34,7 +36,7 @@ const worker = createWorker({
   concurrency: Number(requiredSetting('CONCURRENCY')),
   onJob: (job, outcome) => {
     jobs += 1;
-    printJobOutcome(job, outcome);
+    print(jobLine(job, outcome));
     // After the job's own promise settles, so the sample sees nothing of it in flight.
     if (sampleEvery > 0 && jobs % sampleEvery === 0) setTimeout(sampleMemory, 50);
   },
@@ -42,4 +44,4 @@ const worker = createWorker({
 
 await drainOnSigterm(worker, () => runtime.close());
 if (sampleEvery > 0) sampleMemory();
-console.log('ready');
+print('ready\n');

@@ -11,9 +11,34 @@ export function requiredSetting(name: string): string {
   return value;
 }
 
-/** Prints `job <status> <generation_id>`, the line every test that watches a worker waits for. */
+/** `job <status> <generation_id>\n`, the line every test that watches a worker waits for. */
+export function jobLine(job: Job, outcome: JobOutcome): string {
+  return `job ${outcome.status} ${job.generation_id}\n`;
+}
+
+/** Prints the job line at once. */
 export function printJobOutcome(job: Job, outcome: JobOutcome): void {
-  process.stdout.write(`job ${outcome.status} ${job.generation_id}\n`);
+  process.stdout.write(jobLine(job, outcome));
+}
+
+/**
+ * Stdout written once per turn of the event loop instead of once per line (a pipe write is a
+ * system call on each side): for a process printing lines per job by the thousand. Lines keep
+ * their order, and whatever is pending is written before the process exits.
+ */
+export function batchedStdout(): (text: string) => void {
+  let pending = '';
+  const flush = () => {
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    process.stdout.write(text);
+  };
+  process.on('exit', flush);
+  return (text) => {
+    if (pending === '') setImmediate(flush);
+    pending += text;
+  };
 }
 
 /**
