@@ -1,6 +1,7 @@
 import type { Job, JobConsumer, JobHandler, JobQueue } from '@interlude/core';
 import { AckPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
-import { headers as createHeaders, nanos } from '@nats-io/transport-node';
+import { headers as createHeaders, type NatsConnection, nanos } from '@nats-io/transport-node';
+import { type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
 import { runJobConsumer } from './job-consumer-loop.js';
 import { encodeJson } from './json-codec.js';
 import { type RetryOptions, retryTransient } from './retry.js';
@@ -18,32 +19,41 @@ export interface JobQueueSettings {
  * acknowledged; one whose worker died is redelivered after `ackWaitMs` without a heartbeat.
  */
 export function createJetStreamJobQueue(
-  resources: () => Promise<{ client: JetStreamClient; manager: JetStreamManager }>,
+  resources: () => Promise<{
+    connection: NatsConnection;
+    requests: JetStreamRequests;
+    client: JetStreamClient;
+    manager: JetStreamManager;
+  }>,
   settings: JobQueueSettings,
   retry: RetryOptions,
 ): JobQueue {
   return {
     async enqueue(queue: string, job: Job, headers?: Record<string, string>) {
-      const { client } = await resources();
+      const { requests } = await resources();
       const subject = jobSubject(queue);
       const messageHeaders = createHeaders();
+      messageHeaders.set(MSG_ID_HEADER, job.id);
       for (const [name, value] of Object.entries(headers ?? {})) messageHeaders.set(name, value);
       if (job.traceparent !== undefined && !messageHeaders.has('traceparent')) {
         messageHeaders.set('traceparent', job.traceparent);
       }
       const data = encodeJson(job);
-      await retryTransient(() => client.publish(subject, data, { msgID: job.id, headers: messageHeaders }), retry);
+      await retryTransient(() => requests.publish(subject, data, messageHeaders), retry);
     },
 
     async consume(queue: string, handler: JobHandler, options: { concurrency: number }): Promise<JobConsumer> {
       if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
         throw new TypeError(`concurrency must be a positive integer, got ${options.concurrency}`);
       }
-      const { client, manager } = await resources();
-      const name = jobConsumerName(queue);
+      const { connection, requests, client, manager } = await resources();
       await retryTransient(() => ensureJobConsumer(manager, queue, settings), retry);
-      const consumer = await retryTransient(() => client.consumers.get(JOBS_STREAM, name), retry);
-      return runJobConsumer(consumer, handler, { ...settings, concurrency: options.concurrency, retry });
+      const pullSubject = `${client.apiPrefix}.CONSUMER.MSG.NEXT.${JOBS_STREAM}.${jobConsumerName(queue)}`;
+      return runJobConsumer(connection, requests, pullSubject, handler, {
+        ...settings,
+        concurrency: options.concurrency,
+        retry,
+      });
     },
   };
 }

@@ -1,8 +1,15 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Job, JobConsumer, JobDelivery, JobHandler } from '@interlude/core';
-import type { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
+import {
+  createInbox,
+  type Msg,
+  type NatsConnection,
+  nanos,
+  type Status,
+  type Subscription,
+} from '@nats-io/transport-node';
+import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson } from './json-codec.js';
-import { isTransientNatsError, type RetryOptions, retryTransient } from './retry.js';
+import { isTransientNatsError, type RetryOptions } from './retry.js';
 
 interface LoopSettings {
   concurrency: number;
@@ -11,25 +18,54 @@ interface LoopSettings {
   retry: RetryOptions;
 }
 
-/** How long one pull waits for jobs; also the longest `stop()` waits for an idle pull to end. */
+/** How long one pull request waits for jobs before the server ends it with a 408. */
 const PULL_EXPIRES_MS = 1_000;
+/** A pull the server neither filled nor ended this long after it expired was lost (a restart). */
+const PULL_LOST_AFTER_MS = PULL_EXPIRES_MS + 1_000;
+
+const encoder = new TextEncoder();
+const ACK_WORKING = encoder.encode('+WPI');
+const ACK = encoder.encode('+ACK');
 
 /**
  * Pulls only as many jobs as there are free slots, so a pulled job starts at once and never sits
- * in a buffer while its ack timer runs. Each running job sends a heartbeat every third of the ack
- * wait; it is acknowledged after its handler resolves and negatively acknowledged (redelivered
+ * in a buffer while its ack timer runs. One inbox subscription lives as long as the consumer;
+ * when slots free up (jobs finishing in the same tick are counted together) and no more than
+ * half of them are still asked for, it asks the server for every free slot. Each running job
+ * sends a heartbeat every third of the ack wait; it is acknowledged (and the server's
+ * confirmation awaited) after its handler resolves, and negatively acknowledged (redelivered
  * after a short backoff) when the handler rejects.
+ *
+ * The pull protocol is JetStream's own (`$JS.API.CONSUMER.MSG.NEXT`): the server answers a pull
+ * with up to `batch` jobs, or ends it with a 408 saying how many it did not deliver. A pull lost
+ * with the server (killed, restarted) is written off once it is overdue, and after a reconnect
+ * every earlier pull is, so the consumer asks again. A job arriving after a pull was written off
+ * still runs: in that rare race a worker may briefly run one job more than `concurrency`.
  */
-export function runJobConsumer(consumer: Consumer, handler: JobHandler, settings: LoopSettings): JobConsumer {
+export function runJobConsumer(
+  connection: NatsConnection,
+  requests: JetStreamRequests,
+  pullSubject: string,
+  handler: JobHandler,
+  settings: LoopSettings,
+): JobConsumer {
+  const inbox = createInbox();
   const running = new Set<Promise<void>>();
   let stopped = false;
-  let currentPull: ConsumerMessages | undefined;
+  /** Jobs asked for and neither delivered nor given up by the server yet. */
+  let requested = 0;
+  let lastPullAt = 0;
+  let lastHeardAt = 0;
+  let pullScheduled = false;
+  let disconnected = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+  const active = () => !stopped && !settings.retry.isClosed() && !connection.isClosed();
 
-  const runOne = async (message: JsMsg) => {
+  const runOne = async (message: Msg) => {
     const heartbeat = setInterval(
       () => {
         try {
-          message.working();
+          message.respond(ACK_WORKING);
         } catch {
           // The connection is closing: without heartbeats the job is redelivered, which is the point.
         }
@@ -37,69 +73,174 @@ export function runJobConsumer(consumer: Consumer, handler: JobHandler, settings
       Math.max(100, settings.ackWaitMs / 3),
     );
     heartbeat.unref(); // the job's own work keeps the process alive, not its heartbeat
+    const attempt = deliveryCount(message);
     try {
       const job = decodeJson<Job>(message.data);
-      await handler(job, deliveryOf(message));
+      await handler(job, deliveryOf(message, attempt));
       clearInterval(heartbeat);
-      await retryTransient(() => message.ackAck(), settings.retry);
+      await acknowledge(requests, message);
     } catch (error) {
       clearInterval(heartbeat);
-      settings.onError(error, `job on ${message.subject} (delivery ${message.info.deliveryCount})`);
-      try {
-        message.nak(Math.min(30_000, 250 * 2 ** (message.info.deliveryCount - 1)));
-      } catch {
-        // Closed connection: the ack wait runs out and the job is redelivered anyway.
-      }
+      settings.onError(error, `job on ${message.subject} (delivery ${attempt})`);
+      nak(message, Math.min(30_000, 250 * 2 ** (attempt - 1)));
     }
   };
 
-  const loop = (async () => {
-    const active = () => !stopped && !settings.retry.isClosed();
-    while (active()) {
-      while (running.size >= settings.concurrency && active()) await Promise.race(running);
-      if (!active()) break;
-      try {
-        currentPull = await consumer.fetch({
-          max_messages: settings.concurrency - running.size,
-          expires: PULL_EXPIRES_MS,
-        });
-        if (!active()) currentPull.stop();
-        for await (const message of currentPull) {
-          if (!active()) {
-            // Pulled while stopping: hand it straight back rather than start it (if the connection
-            // is already going, the ack wait returns it instead).
-            try {
-              message.nak();
-            } catch {}
-            continue;
-          }
-          const task = runOne(message).finally(() => running.delete(task));
-          running.add(task);
+  const pull = () => {
+    pullScheduled = false;
+    if (!active() || disconnected) return;
+    const batch = settings.concurrency - running.size - requested;
+    // While at least half the slots are still asked for, those pulls take the next jobs as soon as
+    // they are queued: asking for a freed slot or two now would only add pulls. Below half, ask
+    // for every free slot in one pull (like nats.js's consume() refilling at a threshold).
+    if (batch <= 0 || requested * 2 > settings.concurrency) return;
+    try {
+      connection.publish(pullSubject, JSON.stringify({ batch, expires: nanos(PULL_EXPIRES_MS) }), { reply: inbox });
+      requested += batch;
+      lastPullAt = Date.now();
+    } catch (error) {
+      if (!active()) return;
+      if (!isTransientNatsError(error)) settings.onError(error, 'pulling jobs');
+      retryLater();
+    }
+  };
+  /** Pulls once the current tick is over, so slots freed together are asked for in one pull. */
+  const schedulePull = () => {
+    if (pullScheduled) return;
+    pullScheduled = true;
+    queueMicrotask(pull);
+  };
+  /** Gives up on every pull so far and asks again after a pause (the server said no, or was away). */
+  const retryLater = () => {
+    if (retryTimer !== undefined) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      requested = 0;
+      schedulePull();
+    }, 250);
+  };
+
+  const onMessage = (error: Error | null, message: Msg) => {
+    if (error !== null) {
+      // The server refused the subscription (permissions): nothing will ever arrive on it.
+      if (active()) settings.onError(error, 'pulling jobs');
+      return;
+    }
+    lastHeardAt = Date.now();
+    const status = message.headers?.code ?? 0;
+    if (message.data.length === 0 && status !== 0) {
+      if (status === 100) return; // an idle heartbeat; we ask for none, but it is harmless
+      if (status === 408 || status === 409) {
+        // The pull ended (expired, or the server had to drop it): what it did not deliver is free again.
+        const left = Number(message.headers?.get('Nats-Pending-Messages') ?? Number.NaN);
+        requested = Number.isFinite(left) ? Math.max(0, requested - left) : 0;
+        if (status === 409 && !/exceeded maxwaiting/i.test(message.headers?.description ?? '')) {
+          settings.onError(new Error(`pull ended: ${status} ${message.headers?.description ?? ''}`), 'pulling jobs');
         }
-      } catch (error) {
-        if (!active()) break;
-        // The server being away is expected and retried quietly; anything else is worth a report.
-        if (!isTransientNatsError(error)) settings.onError(error, 'pulling jobs');
-        await sleep(250);
+        schedulePull();
+        return;
+      }
+      // 503: JetStream is not there (restarting); anything else is worth a report.
+      if (status !== 503) {
+        settings.onError(new Error(`pull refused: ${status} ${message.headers?.description ?? ''}`), 'pulling jobs');
+      }
+      retryLater();
+      return;
+    }
+    requested = Math.max(0, requested - 1);
+    if (!active()) {
+      // Pulled while stopping: hand it straight back rather than start it.
+      nak(message);
+      return;
+    }
+    const task = runOne(message).finally(() => {
+      running.delete(task);
+      schedulePull();
+    });
+    running.add(task);
+  };
+
+  const subscription: Subscription = connection.subscribe(inbox, { callback: onMessage });
+
+  // A pull lost with the server (killed before it answered) is never ended by a 408: write it off.
+  const watchdog = setInterval(() => {
+    const quietFor = Date.now() - Math.max(lastPullAt, lastHeardAt);
+    if (requested > 0 && quietFor > PULL_LOST_AFTER_MS) {
+      requested = 0;
+      schedulePull();
+    }
+  }, PULL_EXPIRES_MS);
+  watchdog.unref();
+
+  // Pulls sent before a reconnect died with the old connection (or the old server): ask again.
+  // (a QueuedIterator underneath: `stop()` unregisters it, which the AsyncIterable type does not show)
+  const statuses = connection.status() as AsyncIterable<Status> & { stop?: () => void };
+  void (async () => {
+    for await (const status of statuses) {
+      if (status.type === 'disconnect') disconnected = true;
+      else if (status.type === 'reconnect') {
+        disconnected = false;
+        requested = 0;
+        schedulePull();
       }
     }
-  })();
+  })().catch(() => undefined);
+
+  schedulePull();
 
   return {
     async stop() {
       stopped = true;
-      currentPull?.stop();
-      await loop;
+      clearInterval(watchdog);
+      if (retryTimer !== undefined) clearTimeout(retryTimer);
+      statuses.stop?.();
+      // Jobs still arriving for earlier pulls are handed back while the running ones finish;
+      // once the inbox is gone the server stops delivering to those pulls.
       await Promise.all(running);
+      if (!subscription.isClosed()) subscription.unsubscribe();
     },
   };
 }
 
-function deliveryOf(message: JsMsg): JobDelivery {
+/**
+ * `+ACK` with a reply: resolves once the server confirms it took the job off the queue. Sent once:
+ * if the confirmation is lost (the server went away), the job may be delivered again, and a
+ * redelivered job is refused or replayed from its log like any other.
+ */
+async function acknowledge(requests: JetStreamRequests, message: Msg): Promise<void> {
+  if (message.reply === undefined || message.reply === '') return;
+  try {
+    await requests.request(message.reply, ACK);
+  } catch (error) {
+    if (!isTransientNatsError(error)) throw error;
+  }
+}
+
+function nak(message: Msg, delayMs?: number): void {
+  try {
+    message.respond(delayMs === undefined ? '-NAK' : `-NAK ${JSON.stringify({ delay: nanos(delayMs) })}`);
+  } catch {
+    // Closed connection: the ack wait runs out and the job is redelivered anyway.
+  }
+}
+
+/**
+ * The delivery count from the ack subject JetStream replies with:
+ * `$JS.ACK.<stream>.<consumer>.<delivered>.<stream seq>.<consumer seq>.<time>.<pending>`, or the
+ * newer form with a domain and an account hash after `ACK` (and a token at the end).
+ */
+function deliveryCount(message: Msg): number {
+  const tokens = (message.reply ?? '').split('.');
+  const index = tokens.length === 9 ? 4 : 6;
+  const count = Number(tokens[index]);
+  return Number.isInteger(count) && count > 0 ? count : 1;
+}
+
+function deliveryOf(message: Msg, attempt: number): JobDelivery {
   const headers: Record<string, string> = {};
   for (const name of message.headers?.keys() ?? []) {
     const value = message.headers?.get(name);
     if (value !== undefined) headers[name] = value;
   }
-  return { attempt: message.info.deliveryCount, headers };
+  return { attempt, headers };
 }

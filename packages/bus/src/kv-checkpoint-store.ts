@@ -1,8 +1,10 @@
 import { type Checkpoint, type CheckpointStore, ResumeError, type StoredCheckpoint } from '@interlude/core';
 import type { KV, KvEntry } from '@nats-io/kv';
+import { headers as createHeaders } from '@nats-io/transport-node';
+import { EXPECTED_LAST_SUBJECT_SEQUENCE_HEADER, type JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { type RetryOptions, retryTransient } from './retry.js';
-import { assertSubjectToken } from './subjects.js';
+import { assertSubjectToken, CHECKPOINT_BUCKET } from './subjects.js';
 
 /** What one KV value holds: snake_case and versioned, like everything that leaves a process. */
 interface CheckpointRecord {
@@ -22,12 +24,15 @@ interface CheckpointRecord {
  * loser reads the winner's record and gets `already_resumed`. The claimant who won may claim
  * again (a redelivered job), with the revision it claimed or the one it wrote.
  */
-export function createKvCheckpointStore(kv: () => Promise<KV>, retry: RetryOptions): CheckpointStore {
+export function createKvCheckpointStore(
+  resources: () => Promise<{ checkpoints: KV; requests: JetStreamRequests }>,
+  retry: RetryOptions,
+): CheckpointStore {
   // The record each recent load saw: a resume loads, then claims the same revision, so the claim
   // can try its revision-checked update at once instead of reading the key a second time.
   const recentlyLoaded = new Map<string, { record: CheckpointRecord; revision: number }>();
   const read = async (generationId: string) => {
-    const bucket = await kv();
+    const bucket = (await resources()).checkpoints;
     const entry = await retryTransient(() => bucket.get(assertSubjectToken('generation id', generationId)), retry);
     return entry === null || entry.operation !== 'PUT' ? undefined : toRecord(entry);
   };
@@ -39,13 +44,13 @@ export function createKvCheckpointStore(kv: () => Promise<KV>, retry: RetryOptio
 
   return {
     async save(generationId, { checkpoint, params, interrupted }) {
-      const bucket = await kv();
+      const { requests } = await resources();
       const record: CheckpointRecord = { version: 1, checkpoint, params };
       if (interrupted === true) record.interrupted = true;
-      return retryTransient(
-        () => bucket.put(assertSubjectToken('generation id', generationId), encodeJson(record)),
-        retry,
-      );
+      const subject = keySubject(assertSubjectToken('generation id', generationId));
+      const data = encodeJson(record);
+      const ack = await retryTransient(() => requests.publish(subject, data), retry);
+      return ack.seq;
     },
 
     async load(generationId) {
@@ -63,7 +68,8 @@ export function createKvCheckpointStore(kv: () => Promise<KV>, retry: RetryOptio
     },
 
     async claim(generationId, revision, claimant) {
-      const bucket = await kv();
+      const { requests } = await resources();
+      const subject = keySubject(assertSubjectToken('generation id', generationId));
       let seen = recentlyLoaded.get(generationId);
       recentlyLoaded.delete(generationId);
       for (;;) {
@@ -81,7 +87,11 @@ export function createKvCheckpointStore(kv: () => Promise<KV>, retry: RetryOptio
         if (found.revision !== revision) throw alreadyResumed(generationId);
         const claimed: CheckpointRecord = { ...record, claimed_by: claimant, claimed_revision: revision };
         try {
-          await retryTransient(() => bucket.update(generationId, encodeJson(claimed), revision), retry);
+          // A KV update: stored only if the key's last revision is still the one we claim.
+          const headers = createHeaders();
+          headers.set(EXPECTED_LAST_SUBJECT_SEQUENCE_HEADER, String(revision));
+          const data = encodeJson(claimed);
+          await retryTransient(() => requests.publish(subject, data, headers), retry);
           return;
         } catch (error) {
           // Someone else moved the key first, or our own update landed and only its answer was
@@ -91,6 +101,11 @@ export function createKvCheckpointStore(kv: () => Promise<KV>, retry: RetryOptio
       }
     },
   };
+}
+
+/** The subject a key of the checkpoint bucket is written on (the KV convention, `$KV.<bucket>.<key>`). */
+function keySubject(key: string): string {
+  return `$KV.${CHECKPOINT_BUCKET}.${key}`;
 }
 
 function toRecord(entry: KvEntry): { record: CheckpointRecord; revision: number } {

@@ -49,8 +49,8 @@ export function natsBus(options: NatsBusOptions): Bus {
 
   return {
     async publish(event) {
-      const { client } = await ready;
-      await publishEvent(client, event, retry);
+      const { requests } = await ready;
+      await publishEvent(requests, event, retry);
     },
 
     async events(generationId) {
@@ -66,7 +66,7 @@ export function natsBus(options: NatsBusOptions): Bus {
       );
     },
 
-    checkpoints: createKvCheckpointStore(async () => (await ready).checkpoints, retry),
+    checkpoints: createKvCheckpointStore(() => ready, retry),
 
     jobs: createJetStreamJobQueue(
       () => ready,

@@ -1,5 +1,7 @@
 import type { GenerationEvent } from '@interlude/core';
 import { DeliverPolicy, type JetStreamClient } from '@nats-io/jetstream';
+import { headers as createHeaders } from '@nats-io/transport-node';
+import { type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { type RetryOptions, retryTransient } from './retry.js';
 import { EVENTS_STREAM, eventSubject, generationSubject } from './subjects.js';
@@ -9,10 +11,12 @@ import { EVENTS_STREAM, eventSubject, generationSubject } from './subjects.js';
  * The message id is the event's deterministic id, so a publish retried after a lost ack, or
  * replayed by a redelivered job, is stored once.
  */
-export async function publishEvent(client: JetStreamClient, event: GenerationEvent, retry: RetryOptions) {
+export async function publishEvent(requests: JetStreamRequests, event: GenerationEvent, retry: RetryOptions) {
   const subject = eventSubject(event);
   const data = encodeJson(event);
-  await retryTransient(() => client.publish(subject, data, { msgID: event.id }), retry);
+  const headers = createHeaders();
+  headers.set(MSG_ID_HEADER, event.id);
+  await retryTransient(() => requests.publish(subject, data, headers), retry);
 }
 
 /**
