@@ -25,15 +25,17 @@ interface CheckpointRecord {
  * again (a redelivered job), with the revision it claimed or the one it wrote.
  */
 export function createKvCheckpointStore(
-  resources: () => Promise<{ checkpoints: KV; requests: JetStreamRequests }>,
+  resources: () => Promise<{ checkpoints: KV; checkpointsDirect: boolean; requests: JetStreamRequests }>,
   retry: RetryOptions,
 ): CheckpointStore {
   // The record each recent load saw: a resume loads, then claims the same revision, so the claim
   // can try its revision-checked update at once instead of reading the key a second time.
   const recentlyLoaded = new Map<string, { record: CheckpointRecord; revision: number }>();
   const read = async (generationId: string) => {
-    const bucket = (await resources()).checkpoints;
-    const entry = await retryTransient(() => bucket.get(assertSubjectToken('generation id', generationId)), retry);
+    const { checkpoints: bucket, checkpointsDirect, requests } = await resources();
+    const key = assertSubjectToken('generation id', generationId);
+    if (checkpointsDirect) return retryTransient(() => directGet(requests, key), retry);
+    const entry = await retryTransient(() => bucket.get(key), retry);
     return entry === null || entry.operation !== 'PUT' ? undefined : toRecord(entry);
   };
   const remember = (generationId: string, found: { record: CheckpointRecord; revision: number }) => {
@@ -107,6 +109,33 @@ export function createKvCheckpointStore(
 function keySubject(key: string): string {
   return `$KV.${CHECKPOINT_BUCKET}.${key}`;
 }
+
+/**
+ * A key's latest value through JetStream's direct get (what nats.js's kv.get sends when the
+ * bucket allows it), on the bus's own request path: `$JS.API.DIRECT.GET.<stream>.<key subject>`
+ * answers with the stored message, its sequence (the revision) in `Nats-Sequence`, a delete or
+ * purge marked by `KV-Operation`, or a 404 status when there is none.
+ */
+async function directGet(
+  requests: JetStreamRequests,
+  key: string,
+): Promise<{ record: CheckpointRecord; revision: number } | undefined> {
+  const reply = await requests.request(`$JS.API.DIRECT.GET.KV_${CHECKPOINT_BUCKET}.${keySubject(key)}`, EMPTY);
+  const headers = reply.headers;
+  const status = headers?.code ?? 0;
+  if (status === 404) return undefined;
+  if (status !== 0 || headers === undefined) {
+    const error = new Error(`direct get of ${key}: ${status} ${headers?.description ?? 'no headers'}`);
+    // A server-side hiccup (5xx, 408) is retried like any transient error; anything else is not.
+    if (status >= 500 || status === 408) error.name = 'JetStreamStatusError';
+    throw error;
+  }
+  const operation = headers.get('KV-Operation');
+  if (operation === 'DEL' || operation === 'PURGE') return undefined;
+  return { record: decodeJson<CheckpointRecord>(reply.data), revision: Number(headers.get('Nats-Sequence')) };
+}
+
+const EMPTY = new Uint8Array(0);
 
 function toRecord(entry: KvEntry): { record: CheckpointRecord; revision: number } {
   return { record: decodeJson<CheckpointRecord>(entry.value), revision: entry.revision };

@@ -45,6 +45,8 @@ export interface NatsResources {
   client: JetStreamClient;
   manager: JetStreamManager;
   checkpoints: KV;
+  /** The bucket answers direct gets (nats-server 2.9+ creates it so): the bus reads keys with them. */
+  checkpointsDirect: boolean;
 }
 
 /**
@@ -109,7 +111,15 @@ export async function setUpNats(
   const checkpoints = await retryTransient(() => new Kvm(client).create(CHECKPOINT_BUCKET, { history: 1 }), {
     isClosed,
   });
-  return { connection, requests: createJetStreamRequests(connection, timeout), client, manager, checkpoints };
+  const status = await retryTransient(() => checkpoints.status(), { isClosed });
+  return {
+    connection,
+    requests: createJetStreamRequests(connection, timeout),
+    client,
+    manager,
+    checkpoints,
+    checkpointsDirect: status.streamInfo.config.allow_direct === true,
+  };
 }
 
 async function ensureStream(
