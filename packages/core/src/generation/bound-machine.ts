@@ -35,9 +35,15 @@ const boundMachine = generationMachine.provide({
   },
 });
 
-/** A generation actor for one run, bound to its scope; not started. */
+/**
+ * A generation actor for one run, bound to its scope; not started. A context with questions
+ * waiting (a resume) starts restored at `awaiting_input`, ready for its RESUME event.
+ */
 export function createGenerationActor(input: GenerationContext, scope: RunScope) {
-  const actor = createActor(boundMachine, { input });
+  const snapshot =
+    input.inputRequests.length > 0 ? boundMachine.resolveState({ value: 'awaiting_input', context: input }) : undefined;
+  // A restored snapshot already holds the context; `input` only seeds a fresh one.
+  const actor = createActor(boundMachine, { input, ...(snapshot && { snapshot }) });
   scopes.set(actor.system, scope);
   return actor;
 }

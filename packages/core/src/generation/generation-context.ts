@@ -38,7 +38,7 @@ export interface GenerationContext {
   approvedToolCalls: string[];
   mcpToolCalls: string[];
   lastResponse: LastResponse | undefined;
-  /** What the last model response leads to; read by the routing guards. */
+  /** What the last model response led to (`decide`). */
   decision: 'continue' | 'tools' | 'exceeded' | 'done' | undefined;
   error: { name: string; message: string; code?: string } | undefined;
 }
@@ -62,7 +62,17 @@ function isForced(choice: ToolChoice | undefined): boolean {
   return choice === 'required' || typeof choice === 'object';
 }
 
-/** Folds one model response into the context and decides what comes next (DESIGN §4). */
+/** What a model response leads to (DESIGN §4): more tools, another call, or the end. */
+export function decide(
+  context: GenerationContext,
+  response: ModelResponse,
+): NonNullable<GenerationContext['decision']> {
+  if (response.toolCalls.length > 0) return context.toolTurns >= context.maxToolTurns ? 'exceeded' : 'tools';
+  if (response.continuation === true && context.continuations < context.maxContinuations) return 'continue';
+  return 'done';
+}
+
+/** Folds one model response into the context, with what it leads to. */
 export function applyModelResponse(context: GenerationContext, response: ModelResponse): Partial<GenerationContext> {
   const messages = [...context.messages, ...response.messages];
   const unreported = [...context.unreported, ...response.messages];
@@ -78,24 +88,27 @@ export function applyModelResponse(context: GenerationContext, response: ModelRe
     isForced(context.toolChoice) && response.toolCalls.some((call) => matchesChoice(context.toolChoice, call));
   const toolChoiceCleared = context.toolChoiceCleared || usedForcedTool;
   const base = { messages, unreported, lastResponse, toolChoiceCleared, completedResults: {}, inputRequests: [] };
-  if (response.toolCalls.length > 0) {
-    if (context.toolTurns >= context.maxToolTurns) return { ...base, decision: 'exceeded', continuations: 0 };
-    return {
-      ...base,
-      decision: 'tools',
-      toolTurns: context.toolTurns + 1,
-      turnCalls: response.toolCalls,
-      toolCallTurnSize: response.messages.length,
-      approvalToolCalls: [],
-      approvedToolCalls: [],
-      mcpToolCalls: [],
-      continuations: 0,
-    };
+  const decision = decide(context, response);
+  switch (decision) {
+    case 'exceeded':
+      return { ...base, decision, continuations: 0 };
+    case 'tools':
+      return {
+        ...base,
+        decision,
+        toolTurns: context.toolTurns + 1,
+        turnCalls: response.toolCalls,
+        toolCallTurnSize: response.messages.length,
+        approvalToolCalls: [],
+        approvedToolCalls: [],
+        mcpToolCalls: [],
+        continuations: 0,
+      };
+    case 'continue':
+      return { ...base, decision, continuations: context.continuations + 1 };
+    case 'done':
+      return { ...base, decision };
   }
-  if (response.continuation === true && context.continuations < context.maxContinuations) {
-    return { ...base, decision: 'continue', continuations: context.continuations + 1 };
-  }
-  return { ...base, decision: 'done' };
 }
 
 function matchesChoice(choice: ToolChoice | undefined, call: ToolCall): boolean {

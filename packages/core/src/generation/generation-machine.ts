@@ -2,7 +2,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import type { EventName } from '../bus/events.js';
 import type { ModelResponse, ProviderMessage } from '../provider/provider-adapter.js';
 import type { DispatchResult } from '../tool/dispatch-tool-calls.js';
-import { applyModelResponse, type GenerationContext } from './generation-context.js';
+import { applyModelResponse, decide, type GenerationContext } from './generation-context.js';
 
 /** Sent to a paused generation with the person's answers (already validated). */
 export interface ResumeEvent {
@@ -22,6 +22,13 @@ export interface RunToolsOutput extends DispatchResult {
 }
 
 const noAnswers: ReadonlyMap<string, unknown> = new Map();
+
+/** What every model response does, whichever way it routes: fold it in, report it, mark it reported. */
+const modelResponded = [
+  'foldResponse',
+  { type: 'publish', params: { event: 'model_responded' } },
+  'markReported',
+] as const;
 
 /**
  * The generation machine (DESIGN §4):
@@ -50,28 +57,27 @@ export const generationMachine = setup({
   },
   actions: {
     publish: (_, _params: { event: EventName }) => {},
+    foldResponse: assign(({ context, event }) =>
+      applyModelResponse(context, (event as unknown as { output: ModelResponse }).output),
+    ),
     markReported: assign({ unreported: () => [] as ProviderMessage[] }),
     // The actors scrub errors before throwing them, so what lands in the context is safe to publish.
     recordError: assign({ error: ({ event }) => describeError((event as { error?: unknown }).error) }),
   },
   guards: {
-    isPaused: ({ context }) => context.inputRequests.length > 0,
-    continues: ({ context }) => context.decision === 'continue',
-    runsTools: ({ context }) => context.decision === 'tools',
-    exceedsToolTurns: ({ context }) => context.decision === 'exceeded',
+    continues: ({ context }, output: ModelResponse) => decide(context, output) === 'continue',
+    runsTools: ({ context }, output: ModelResponse) => decide(context, output) === 'tools',
+    exceedsToolTurns: ({ context }, output: ModelResponse) => decide(context, output) === 'exceeded',
     asked: (_, output: RunToolsOutput) => output.inputRequests.length > 0,
   },
 }).createMachine({
   id: 'generation',
   context: ({ input }) => input,
-  initial: 'init',
+  // A fresh run starts here; a resume starts from a snapshot restored at `awaiting_input`
+  // (`resolveState`), so neither takes an extra eventless step to find its first state.
+  initial: 'running',
+  entry: { type: 'publish', params: { event: 'started' } },
   states: {
-    init: {
-      always: [
-        { guard: 'isPaused', target: 'awaiting_input' },
-        { target: 'running', actions: { type: 'publish', params: { event: 'started' } } },
-      ],
-    },
     running: {
       initial: 'calling_model',
       states: {
@@ -79,28 +85,28 @@ export const generationMachine = setup({
           invoke: {
             src: 'callModel',
             input: ({ context }) => context,
-            onDone: {
-              target: 'routing',
-              actions: [
-                assign(({ context, event }) => applyModelResponse(context, event.output)),
-                { type: 'publish', params: { event: 'model_responded' } },
-                'markReported',
-              ],
-            },
+            // The response is routed as it is folded in: one transition per model call.
+            onDone: [
+              {
+                guard: { type: 'continues', params: ({ event }) => event.output },
+                target: 'calling_model',
+                reenter: true,
+                actions: modelResponded,
+              },
+              {
+                guard: { type: 'runsTools', params: ({ event }) => event.output },
+                target: 'running_tools',
+                actions: modelResponded,
+              },
+              {
+                guard: { type: 'exceedsToolTurns', params: ({ event }) => event.output },
+                target: '#generation.done',
+                actions: [...modelResponded, { type: 'publish', params: { event: 'tool_turns_exceeded' } }],
+              },
+              { target: '#generation.done', actions: modelResponded },
+            ],
             onError: { target: '#generation.failed', actions: 'recordError' },
           },
-        },
-        routing: {
-          always: [
-            { guard: 'continues', target: 'calling_model' },
-            { guard: 'runsTools', target: 'running_tools' },
-            {
-              guard: 'exceedsToolTurns',
-              target: '#generation.done',
-              actions: { type: 'publish', params: { event: 'tool_turns_exceeded' } },
-            },
-            { target: '#generation.done' },
-          ],
         },
         running_tools: {
           invoke: {

@@ -174,7 +174,7 @@ function waitForStop(actor: GenerationActor, startsPaused: boolean) {
     const subscription = actor.subscribe({
       next(snapshot) {
         if (!passedStart) {
-          passedStart = snapshot.value !== 'awaiting_input' && snapshot.value !== 'init';
+          passedStart = snapshot.value !== 'awaiting_input';
           if (!passedStart) return;
         }
         if (snapshot.status === 'done' || snapshot.value === 'awaiting_input') {
