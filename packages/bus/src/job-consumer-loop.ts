@@ -9,7 +9,7 @@ import {
 } from '@nats-io/transport-node';
 import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson } from './json-codec.js';
-import { isTransientNatsError, type RetryOptions } from './retry.js';
+import { isTransientNatsError, type RetryOptions, retryTransient } from './retry.js';
 
 interface LoopSettings {
   concurrency: number;
@@ -78,7 +78,7 @@ export function runJobConsumer(
       const job = decodeJson<Job>(message.data);
       await handler(job, deliveryOf(message, attempt));
       clearInterval(heartbeat);
-      await acknowledge(requests, message);
+      await acknowledge(requests, message, settings.retry);
     } catch (error) {
       clearInterval(heartbeat);
       settings.onError(error, `job on ${message.subject} (delivery ${attempt})`);
@@ -203,17 +203,15 @@ export function runJobConsumer(
 }
 
 /**
- * `+ACK` with a reply: resolves once the server confirms it took the job off the queue. Sent once:
- * if the confirmation is lost (the server went away), the job may be delivered again, and a
- * redelivered job is refused or replayed from its log like any other.
+ * `+ACK` with a reply: resolves once the server confirms it took the job off the queue. A lost
+ * confirmation (the server went away, or restarts) is retried until the server answers, as
+ * nats.js's `ackAck()` was: otherwise the finished job would be delivered and run again once the
+ * ack wait ran out. Acking a job twice is harmless.
  */
-async function acknowledge(requests: JetStreamRequests, message: Msg): Promise<void> {
-  if (message.reply === undefined || message.reply === '') return;
-  try {
-    await requests.request(message.reply, ACK);
-  } catch (error) {
-    if (!isTransientNatsError(error)) throw error;
-  }
+async function acknowledge(requests: JetStreamRequests, message: Msg, retry: RetryOptions): Promise<void> {
+  const reply = message.reply;
+  if (reply === undefined || reply === '') return;
+  await retryTransient(() => requests.request(reply, ACK), retry);
 }
 
 function nak(message: Msg, delayMs?: number): void {
