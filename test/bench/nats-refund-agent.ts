@@ -40,26 +40,11 @@ function refundAnswered(messages: readonly ProviderMessage[]): boolean {
  * no serialization. Messages are in the Anthropic shape of core's scripted provider.
  */
 function inProcessRefundModel(): ProviderAdapter {
-  const {
-    service,
-    provider,
-    model,
-    maxContinuations,
-    userMessages,
-    assistantMessages,
-    toolResultMessages,
-    toolCallsIn,
-  } = scriptedProvider();
+  // The scripted provider's message mapping, with a model that reads the conversation instead.
+  const { call: _scriptedCall, push: _push, ...mapping } = scriptedProvider();
   let calls = 0;
   return {
-    service,
-    provider,
-    model,
-    maxContinuations,
-    userMessages,
-    assistantMessages,
-    toolResultMessages,
-    toolCallsIn,
+    ...mapping,
     async call(request) {
       calls += 1;
       const final = refundAnswered(request.messages);
