@@ -7,13 +7,14 @@ import { ResumeError } from '../errors/resume-error.js';
  * Claims the stored checkpoint a resume starts from, so of two resumes of one checkpoint exactly
  * one goes on. A checkpoint the store has never seen (kept by the caller only, or from another
  * deployment) cannot be claimed and is let through; one the store has moved past is refused.
- * `canonical` is the checkpoint's canonical JSON, when the caller has it already.
+ * `canonical` is the checkpoint's canonical JSON (`canonicalCheckpoint`), which the caller also
+ * names the run by.
  */
 export async function claimCheckpoint(
   store: CheckpointStore,
   checkpoint: Checkpoint,
   claimant: string,
-  canonical: string = canonicalCheckpoint(checkpoint),
+  canonical: string,
 ): Promise<StoredCheckpoint | undefined> {
   const stored = await store.load(checkpoint.generation_id);
   if (stored === undefined) return undefined;
