@@ -30,6 +30,9 @@ const modelResponded = [
   'markReported',
 ] as const;
 
+/** A tool turn that asked the person something: keep what ran and what waits, then announce it. */
+const pausesForInput = ['foldPause', { type: 'publish', params: { event: 'input_requested' } }] as const;
+
 /**
  * The generation machine (DESIGN §4):
  *
@@ -61,6 +64,10 @@ export const generationMachine = setup({
       applyModelResponse(context, (event as unknown as { output: ModelResponse }).output),
     ),
     markReported: assign({ unreported: () => [] as ProviderMessage[] }),
+    foldPause: assign(({ event }) => pausedTurn((event as unknown as { output: RunToolsOutput }).output)),
+    foldTurn: assign(({ context, event }) =>
+      finishedTurn(context, (event as unknown as { output: RunToolsOutput }).output),
+    ),
     // The actors scrub errors before throwing them, so what lands in the context is safe to publish.
     recordError: assign({ error: ({ event }) => describeError((event as { error?: unknown }).error) }),
   },
@@ -116,12 +123,9 @@ export const generationMachine = setup({
               {
                 guard: { type: 'asked', params: ({ event }) => event.output },
                 target: '#generation.awaiting_input',
-                actions: [
-                  assign(({ event }) => pausedTurn(event.output)),
-                  { type: 'publish', params: { event: 'input_requested' } },
-                ],
+                actions: pausesForInput,
               },
-              { target: 'calling_model', actions: assign(({ context, event }) => finishedTurn(context, event.output)) },
+              { target: 'calling_model', actions: 'foldTurn' },
             ],
             onError: { target: '#generation.failed', actions: 'recordError' },
           },
@@ -141,12 +145,9 @@ export const generationMachine = setup({
           {
             guard: { type: 'asked', params: ({ event }) => event.output },
             target: 'awaiting_input',
-            actions: [
-              assign(({ event }) => pausedTurn(event.output)),
-              { type: 'publish', params: { event: 'input_requested' } },
-            ],
+            actions: pausesForInput,
           },
-          { target: 'running', actions: assign(({ context, event }) => finishedTurn(context, event.output)) },
+          { target: 'running', actions: 'foldTurn' },
         ],
         onError: { target: 'failed', actions: 'recordError' },
       },
