@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Bus } from '../bus/bus.js';
 import { EVENT_VERSION, type EventData, type EventName, type GenerationEvent } from '../bus/events.js';
 import type { Scrubber } from '../secrets/scrub.js';
+import { scrubEventData } from '../secrets/scrub-event-data.js';
 
 export interface EventPublisher {
   /**
@@ -19,7 +20,7 @@ export interface EventPublisher {
  * after a crash emits the same ids in the same order, so the log stores each once. Publishes are
  * pipelined (one connection keeps their order, and each carries its index); the run waits for the
  * acknowledgements only where it matters — before a tool runs and at its stop (`flush`). Every
- * payload goes through the scrubber first.
+ * payload is scrubbed first (`scrubEventData`).
  */
 export function createEventPublisher(
   bus: Bus,
@@ -56,7 +57,7 @@ export function createEventPublisher(
         run: identity.run,
         index,
         time: new Date().toISOString(),
-        data: scrubber.value(data),
+        data: scrubEventData(scrubber, name, data),
       } as GenerationEvent;
       index += 1;
       let sent: Promise<void>;

@@ -1,3 +1,5 @@
+import { type ChoiceOption, type InputRequestJSON, isLabelledOption } from '../input-request/input-request.js';
+
 export const FILTERED = '[FILTERED]';
 
 /**
@@ -32,10 +34,33 @@ export class Scrubber {
     return this.walk(value) as T;
   }
 
+  /**
+   * An input request with the text its tool wrote (prompt, metadata, arguments, option labels)
+   * scrubbed. What identifies it (kind, call id, tool name) and what defines a valid answer (option
+   * values, schema) is kept verbatim: those existed before any secret was answered, so they cannot
+   * carry one, and a secret that merely equals `confirm` or an option must not turn the request into
+   * one nobody can read or answer.
+   */
+  inputRequest(request: InputRequestJSON): InputRequestJSON {
+    if (this.isEmpty) return request;
+    const { prompt, metadata, options, arguments: args, ...kept } = request;
+    return {
+      ...kept,
+      prompt: this.text(prompt),
+      ...(options !== undefined && { options: options.map((option) => this.option(option)) }),
+      ...(metadata !== undefined && { metadata: this.value(metadata) }),
+      ...('arguments' in request && { arguments: this.value(args) }),
+    };
+  }
+
   contains(value: unknown): boolean {
     if (this.isEmpty) return false;
     const written = typeof value === 'string' ? value : safeStringify(value);
     return this.secrets.some((secret) => written.includes(secret));
+  }
+
+  private option(option: ChoiceOption): ChoiceOption {
+    return isLabelledOption(option) ? { ...option, label: this.text(option.label) } : option;
   }
 
   private walk(value: unknown): unknown {

@@ -97,6 +97,59 @@ describe('secret answers', () => {
     expect(everything).toContain('[FILTERED]');
   });
 
+  it.each(['confirm', 'c_pin', 'pick_shipping'])(
+    'a secret equal to a kind, a call id or an option (%s) leaves the next pause readable and answerable',
+    async (secret) => {
+      // A person may type anything as a PIN, including words the framework uses itself.
+      const pinTool = tool({
+        name: 'verify_pin',
+        description: 'Check a PIN',
+        input: z.object({}),
+        run: (_, ctx) => (ctx.answer === undefined ? InputRequest.secret('PIN?') : 'verified'),
+      });
+      const shipping = tool({
+        name: 'pick_shipping',
+        description: 'Pick shipping',
+        input: z.object({ note: z.string() }),
+        run: (_, ctx) =>
+          ctx.answer === undefined
+            ? InputRequest.choice('Ship how? (not confirm)', {
+                options: ['confirm', { value: 2, label: 'c_pin or confirm' }],
+              })
+            : { shipped: ctx.answer },
+      });
+      const { agent, runtime } = scriptedAgent(
+        () => ({ message: 'Ship it', tools: [pinTool, shipping] }),
+        [
+          { toolCalls: [{ id: 'c_pin', name: 'verify_pin', arguments: {} }] },
+          { toolCalls: [{ id: 'c_ship', name: 'pick_shipping', arguments: { note: 'confirm' } }] },
+          { text: 'done' },
+        ],
+      );
+      const asked = await agent.handle({}).generateNow();
+      const again = await agent
+        .handle({})
+        .resumeNow({ checkpoint: throughJson(asked.checkpoint), answers: { c_pin: secret } });
+      expect(again.status).toBe('awaiting_input');
+      const [request] = again.inputRequests;
+      expect(request?.kind).toBe('choice');
+      expect(request?.toolCallId).toBe('c_ship');
+      expect(request?.toolName).toBe('pick_shipping');
+      expect(request?.options).toEqual(['confirm', { value: 2, label: expect.any(String) }]);
+      expect(JSON.stringify(request?.options?.[1])).not.toContain(secret);
+      expect(request?.prompt).not.toContain(secret);
+      await expectRebuildMatches(runtime, again);
+      const requested = (await runtime.bus.events(again.generationId)).filter(
+        (event) => event.event === 'input_requested',
+      );
+      expect(requested.at(-1)?.data).toMatchObject({ input_requests: [{ kind: 'choice', tool_call_id: 'c_ship' }] });
+      const done = await agent
+        .handle({})
+        .resumeNow({ checkpoint: throughJson(again.checkpoint), answers: { c_ship: 'confirm' } });
+      expect(done.status).toBe('completed');
+    },
+  );
+
   it('compares numbers in written form', () => {
     const scrubber = new Scrubber();
     scrubber.add(4921);

@@ -100,7 +100,7 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
   return result;
 
   function ask(call: ToolCall, tool: Tool | undefined, request: InputRequest, isApproval: boolean): void {
-    const json = options.scrubber.value(request.forCall(call).toJSON());
+    const json = options.scrubber.inputRequest(request.forCall(call).toJSON());
     if (isApproval) {
       // A span for the call held at the gate, so a trace shows which call waits on approval.
       options.trace
