@@ -16,7 +16,7 @@ export const EVENT_NAMES = [
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
-/** What each event carries. Everything is snake_case and scrubbed of secrets. */
+/** What each event carries, snake_case and scrubbed of secrets wherever one can arrive (`scrubEventData`). */
 export interface EventData {
   started: {
     service: string;
