@@ -15,9 +15,10 @@ interface FloorContext {
 type FloorEvent = { type: 'RESUME'; approved: boolean };
 
 /**
- * The bare loop driven by an XState machine of the generation machine's shape (DESIGN §4: an
- * `init` choice, `running` with `calling_model` → `routing` → `running_tools`, `awaiting_input`,
- * `resuming`, `done`), with the same named actors and one assign per step. It has no event log,
+ * The bare loop driven by an XState machine of the generation machine's shape (DESIGN §4:
+ * `running` with `calling_model` and `running_tools`, `awaiting_input`, `resuming`, `done`), built
+ * the way Interlude builds its own: named actors, one assign per step, a model response routed on
+ * the transition that folds it in, and a resume restored at `awaiting_input`. It has no event log,
  * no checkpoint, no validation: what is left of the design's cost when Interlude's own code is
  * taken away. A floor to read the goals against, not a goal.
  */
@@ -35,17 +36,17 @@ function floorMachine(steps: ReturnType<typeof createBareSteps>) {
         steps.resumeTools(input.saved, input.approved),
       ),
     },
+    actions: {
+      foldResponse: assign(({ event }) => {
+        const output = (event as unknown as { output: { turn?: BareTurn; text?: string } }).output;
+        return { turn: output.turn, text: output.text };
+      }),
+    },
   }).createMachine({
     id: 'floor',
     context: ({ input }) => input,
-    initial: 'init',
+    initial: 'running',
     states: {
-      init: {
-        always: [
-          { guard: ({ context }) => context.saved !== undefined, target: 'awaiting_input' },
-          { target: 'running' },
-        ],
-      },
       running: {
         initial: 'calling_model',
         states: {
@@ -53,17 +54,15 @@ function floorMachine(steps: ReturnType<typeof createBareSteps>) {
             invoke: {
               src: 'callModel',
               input: ({ context }) => context,
-              onDone: {
-                target: 'routing',
-                actions: assign(({ event }) => ({ turn: event.output.turn, text: event.output.text })),
-              },
+              onDone: [
+                {
+                  guard: ({ event }) => event.output.text === undefined,
+                  target: 'running_tools',
+                  actions: 'foldResponse',
+                },
+                { target: '#floor.done', actions: 'foldResponse' },
+              ],
             },
-          },
-          routing: {
-            always: [
-              { guard: ({ context }) => context.text === undefined, target: 'running_tools' },
-              { target: '#floor.done' },
-            ],
           },
           running_tools: {
             invoke: {
@@ -90,19 +89,24 @@ function floorMachine(steps: ReturnType<typeof createBareSteps>) {
   });
 }
 
-/** Starts an actor of the floor machine and resolves at its next stop (paused or done). */
+/**
+ * Starts an actor of the floor machine and resolves at its next stop (paused or done). A resume
+ * starts restored at `awaiting_input`, as Interlude's does.
+ */
 function runToStop(
   machine: ReturnType<typeof floorMachine>,
   input: FloorContext,
   approved?: boolean,
 ): Promise<FloorContext> {
-  const actor = createActor(machine, { input });
+  const snapshot =
+    approved === undefined ? undefined : machine.resolveState({ value: 'awaiting_input', context: input });
+  const actor = createActor(machine, { input, ...(snapshot && { snapshot }) });
   return new Promise((resolve, reject) => {
     let passedStart = approved === undefined;
     actor.subscribe({
       next(snapshot) {
         if (!passedStart) {
-          passedStart = snapshot.value !== 'awaiting_input' && snapshot.value !== 'init';
+          passedStart = snapshot.value !== 'awaiting_input';
           if (!passedStart) return;
         }
         if (snapshot.status === 'done' || snapshot.value === 'awaiting_input') {
