@@ -2,12 +2,13 @@ import type { EventData, EventName } from '../bus/events.js';
 import type { Scrubber } from './scrub.js';
 
 /**
- * An event's payload with every secret replaced where one can arrive: what tools return, ask and
- * throw. Identifiers (tool call ids, tool names, an input request's kind) existed before any
- * secret was answered, and the model's own output comes from a model that never saw one, so both
- * are kept verbatim: a secret that merely equals one of them (a PIN typed as `confirm`) still
- * leaves an event log that subscribers can read and that `rebuildCheckpoint` turns into the very
- * checkpoint the pause returned.
+ * An event's payload with every secret replaced where one can arrive: in what tools return, ask
+ * and throw. The rest is kept verbatim: ids, names, kinds, counters and finish reasons existed
+ * before any secret was answered or are the framework's own, and the model's messages and text
+ * come from a model that never saw one (the tool results among them were scrubbed when their tools
+ * finished). So a secret that merely equals one of them (a PIN typed as `confirm`, `1` or `stop`)
+ * still leaves an event log that subscribers can read and that `rebuildCheckpoint` turns into the
+ * very checkpoint the pause returned.
  */
 export function scrubEventData<Name extends EventName>(
   scrubber: Scrubber,
@@ -16,33 +17,20 @@ export function scrubEventData<Name extends EventName>(
 ): EventData[Name] {
   if (scrubber.isEmpty) return data;
   switch (name) {
-    case 'input_requested': {
-      const { input_requests, approval_tool_calls, approved_tool_calls, mcp_tool_calls, ...rest } =
-        data as EventData['input_requested'];
-      return {
-        ...scrubber.value(rest),
-        input_requests: input_requests.map((request) => scrubber.inputRequest(request)),
-        approval_tool_calls,
-        approved_tool_calls,
-        mcp_tool_calls,
-      } satisfies EventData['input_requested'] as EventData[Name];
-    }
     case 'tool_completed': {
-      const { tool_call_id, tool_name, ...rest } = data as EventData['tool_completed'];
-      return {
-        ...scrubber.value(rest),
-        tool_call_id,
-        tool_name,
-      } satisfies EventData['tool_completed'] as EventData[Name];
+      const completed = data as EventData['tool_completed'];
+      return { ...completed, result: scrubber.value(completed.result) } as EventData[Name];
     }
-    case 'model_responded':
-      // The model's message and the tool results it follows; the results were scrubbed when their
-      // tools finished, and the checkpoint holds the model's message exactly as it was sent.
-      return data;
-    case 'resumed':
-      // Only the ids of the answered and declined calls, and a trace id.
-      return data;
-    default:
+    case 'input_requested': {
+      const requested = data as EventData['input_requested'];
+      return {
+        ...requested,
+        input_requests: requested.input_requests.map((request) => scrubber.inputRequest(request)),
+      } as EventData[Name];
+    }
+    case 'failed':
       return scrubber.value(data);
+    default:
+      return data;
   }
 }

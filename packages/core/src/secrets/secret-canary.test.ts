@@ -97,8 +97,8 @@ describe('secret answers', () => {
     expect(everything).toContain('[FILTERED]');
   });
 
-  it.each(['confirm', 'c_pin', 'pick_shipping'])(
-    'a secret equal to a kind, a call id or an option (%s) leaves the next pause readable and answerable',
+  it.each<string | number>(['confirm', 'c_pin', 'pick_shipping', 2, 'stop'])(
+    'a secret equal to a kind, a call id, an option, a counter or a finish reason (%s) leaves the next pause readable and answerable',
     async (secret) => {
       // A person may type anything as a PIN, including words the framework uses itself.
       const pinTool = tool({
@@ -135,9 +135,9 @@ describe('secret answers', () => {
       expect(request?.kind).toBe('choice');
       expect(request?.toolCallId).toBe('c_ship');
       expect(request?.toolName).toBe('pick_shipping');
-      expect(request?.options).toEqual(['confirm', { value: 2, label: expect.any(String) }]);
-      expect(JSON.stringify(request?.options?.[1])).not.toContain(secret);
-      expect(request?.prompt).not.toContain(secret);
+      // Option values define valid answers and stay; a label is the tool's text and is scrubbed.
+      expect(request?.options).toEqual(['confirm', { value: 2, label: expect.not.stringContaining(String(secret)) }]);
+      expect(request?.prompt).not.toContain(String(secret));
       await expectRebuildMatches(runtime, again);
       const requested = (await runtime.bus.events(again.generationId)).filter(
         (event) => event.event === 'input_requested',
@@ -147,6 +147,8 @@ describe('secret answers', () => {
         .handle({})
         .resumeNow({ checkpoint: throughJson(again.checkpoint), answers: { c_ship: 'confirm' } });
       expect(done.status).toBe('completed');
+      const completed = (await runtime.bus.events(again.generationId)).find((event) => event.event === 'completed');
+      expect(completed?.data).toMatchObject({ text: 'done', finish_reason: 'stop' });
     },
   );
 
