@@ -43,14 +43,12 @@ export class Scrubber {
    */
   inputRequest(request: InputRequestJSON): InputRequestJSON {
     if (this.isEmpty) return request;
-    const { prompt, metadata, options, arguments: args, ...kept } = request;
-    return {
-      ...kept,
-      prompt: this.text(prompt),
-      ...(options !== undefined && { options: options.map((option) => this.option(option)) }),
-      ...(metadata !== undefined && { metadata: this.value(metadata) }),
-      ...('arguments' in request && { arguments: this.value(args) }),
-    };
+    // Assigned over a copy, so the keys keep the order `toJSON()` wrote them in.
+    const scrubbed: InputRequestJSON = { ...request, prompt: this.text(request.prompt) };
+    if (request.options !== undefined) scrubbed.options = request.options.map((option) => this.option(option));
+    if (request.metadata !== undefined) scrubbed.metadata = this.value(request.metadata);
+    if ('arguments' in request) scrubbed.arguments = this.value(request.arguments);
+    return scrubbed;
   }
 
   contains(value: unknown): boolean {

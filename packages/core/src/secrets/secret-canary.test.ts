@@ -138,6 +138,8 @@ describe('secret answers', () => {
       // Option values define valid answers and stay; a label is the tool's text and is scrubbed.
       expect(request?.options).toEqual(['confirm', { value: 2, label: expect.not.stringContaining(String(secret)) }]);
       expect(request?.prompt).not.toContain(String(secret));
+      // Scrubbed in place: the stored request keeps the key order `toJSON()` writes.
+      expect(Object.keys(again.checkpoint?.input_requests[0] ?? {})).toEqual(Object.keys(request?.toJSON() ?? {}));
       await expectRebuildMatches(runtime, again);
       const requested = (await runtime.bus.events(again.generationId)).filter(
         (event) => event.event === 'input_requested',
