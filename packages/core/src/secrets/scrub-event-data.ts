@@ -9,6 +9,10 @@ import type { Scrubber } from './scrub.js';
  * finished). So a secret that merely equals one of them (a PIN typed as `confirm`, `1` or `stop`)
  * still leaves an event log that subscribers can read and that `rebuildCheckpoint` turns into the
  * very checkpoint the pause returned.
+ *
+ * Tool results, questions and failures were already scrubbed where they were made (dispatch,
+ * `scrubError`); this second pass is the publisher's guard against a path that forgot, and costs
+ * nothing in the usual generation, which has no secret (`isEmpty`).
  */
 export function scrubEventData<Name extends EventName>(
   scrubber: Scrubber,
