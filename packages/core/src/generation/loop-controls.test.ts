@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineAgent } from '../agent/define-agent.js';
 import { UnsupportedProviderError } from '../errors/unsupported-provider-error.js';
@@ -118,6 +118,59 @@ describe('loop controls', () => {
       { resuming: true, answer: 'Ada', fromStorage: 'Ada', id: 'a1' },
     ]);
     expect(InputRequest.currentToolCallId()).toBeUndefined();
+  });
+
+  it('hands a tool the caller’s signal and aborts the model call with it; without one, a tool still reads a live signal', async () => {
+    const toolSignals: AbortSignal[] = [];
+    const watcher = tool({
+      name: 'watch',
+      description: 'Reads its signal',
+      input: z.object({}),
+      run: (_, ctx) => {
+        toolSignals.push(ctx.signal);
+        return 'watched';
+      },
+    });
+    const scripted = scriptedProvider();
+    const callSignals: (AbortSignal | undefined)[] = [];
+    // Answers from the script until it runs out, then waits for an abort, as a slow model would.
+    const provider: ProviderAdapter = {
+      ...scripted,
+      call(request, options) {
+        callSignals.push(options.signal);
+        if (scripted.remaining > 0) return scripted.call(request, options);
+        return new Promise((_resolve, reject) =>
+          options.signal?.addEventListener('abort', () => reject(options.signal?.reason), { once: true }),
+        );
+      },
+    };
+    const agent = defineAgent({
+      name: 'support',
+      runtime: createRuntime(),
+      provider,
+      actions: { handle: () => ({ message: 'Watch', tools: [watcher] }) },
+    });
+    const watchCall = { toolCalls: [{ id: 'w1', name: 'watch', arguments: {} }] };
+
+    scripted.push(watchCall, { text: 'done' });
+    expect((await agent.handle().generateNow()).text).toBe('done');
+    // No caller's signal: the SDK makes its own, and the tool still reads one that never aborts.
+    expect(callSignals).toEqual([undefined, undefined]);
+    expect(toolSignals[0]).toBeInstanceOf(AbortSignal);
+    expect(toolSignals[0]?.aborted).toBe(false);
+
+    scripted.push(watchCall);
+    const caller = new AbortController();
+    const running = agent.handle().generateNow({ signal: caller.signal });
+    await vi.waitFor(() => expect(callSignals).toHaveLength(4));
+    caller.abort(new Error('the person left'));
+    await expect(running).rejects.toThrow('the person left');
+    expect(toolSignals[1]).toBe(caller.signal);
+    // Each model call gets a signal of its own that aborts with the caller's.
+    const [first, second] = callSignals.slice(2);
+    expect(first).not.toBe(caller.signal);
+    expect(first?.aborted).toBe(false);
+    expect(second?.aborted).toBe(true);
   });
 
   it('gives the model an error result for arguments that fail the schema or an unknown tool, without running anything', async () => {

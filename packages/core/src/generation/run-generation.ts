@@ -119,7 +119,13 @@ async function runToStop(
       { agent: agent.name, action: prompt.actionName, generationId, run: start.kind === 'fresh' ? 'start' : start.run },
       scrubber,
     ),
-    signal: options.signal ?? options.stream?.signal ?? new AbortController().signal,
+    signal: options.signal ?? options.stream?.signal,
+    // An AbortController costs Node 20 a transferable object: made only when a tool reads it.
+    get toolSignal() {
+      const signal = this.signal ?? new AbortController().signal;
+      Object.defineProperty(this, 'toolSignal', { value: signal });
+      return signal;
+    },
     usage: { inputTokens: 0, outputTokens: 0 },
     toolSpecs: [...prompt.tools.values()].map(toToolSpec),
     pausedCheckpoint: undefined,

@@ -13,7 +13,10 @@ export interface RunScope {
   trace: GenerationTrace | undefined;
   traceparent: string | undefined;
   publisher: EventPublisher;
-  signal: AbortSignal;
+  /** The caller's signal (or the stream's), when there is one. */
+  signal: AbortSignal | undefined;
+  /** The signal a tool reads as `ctx.signal`: the caller's, or one made on first read that never aborts. */
+  readonly toolSignal: AbortSignal;
   usage: Required<Pick<Usage, 'inputTokens' | 'outputTokens'>>;
   /** The run's tools as the provider sees them, built once rather than per model call. */
   toolSpecs: ToolSpec[];

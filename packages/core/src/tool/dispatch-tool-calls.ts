@@ -148,7 +148,10 @@ async function runOne(
     answer,
     toolCallId: call.id,
     resuming: options.resuming,
-    signal: options.signal,
+    // Read when the tool reads it: a run without a caller's signal makes one only then.
+    get signal() {
+      return options.signal;
+    },
     generationId: options.generationId,
   };
   const scope = { toolCallId: call.id, answers: new Map(answer === undefined ? [] : [[call.id, answer]]) };

@@ -18,21 +18,17 @@ export async function callModel(scope: RunScope, context: GenerationContext): Pr
     service: adapter.service,
     model: adapter.model,
   });
-  // A signal per call: SDKs add an abort listener per request and never remove it, which on the
-  // run's own signal would pile up over a long generation.
-  const callController = new AbortController();
-  const forwardAbort = () => callController.abort(scope.signal.reason);
-  scope.signal.addEventListener('abort', forwardAbort, { once: true });
+  const abort = forwardAbort(scope.signal);
   try {
     const request = {
       ...buildModelRequest(context, prompt, scope.toolSpecs),
       executeTool: (call: ToolCall) =>
-        executeOutsideLoop(call, { prompt, scrubber, generationId, signal: scope.signal }),
+        executeOutsideLoop(call, { prompt, scrubber, generationId, signal: scope.toolSignal }),
     };
     const call = () =>
       adapter.call(request, {
         stream: options.stream !== undefined,
-        signal: callController.signal,
+        ...(abort && { signal: abort.signal }),
         ...(options.stream && { onPart: (part) => options.stream?.push(part) }),
       });
     const response = await (span ? span.runInContext(call) : call());
@@ -51,6 +47,19 @@ export async function callModel(scope: RunScope, context: GenerationContext): Pr
     span?.fail(scope.failure);
     throw scope.failure;
   } finally {
-    scope.signal.removeEventListener('abort', forwardAbort);
+    abort?.release();
   }
+}
+
+/**
+ * A signal for one model call that aborts with the run's. SDKs add an abort listener per request
+ * and never remove it, which on the run's own signal would pile up over a long generation. A run
+ * without a signal passes none: the SDK then makes only its own.
+ */
+function forwardAbort(runSignal: AbortSignal | undefined) {
+  if (runSignal === undefined) return undefined;
+  const controller = new AbortController();
+  const forward = () => controller.abort(runSignal.reason);
+  runSignal.addEventListener('abort', forward, { once: true });
+  return { signal: controller.signal, release: () => runSignal.removeEventListener('abort', forward) };
 }

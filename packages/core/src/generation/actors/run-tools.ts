@@ -34,7 +34,9 @@ export async function runTools(
       scrubber: scope.scrubber,
       generationId: scope.generationId,
       resuming,
-      signal: scope.signal,
+      get signal() {
+        return scope.toolSignal;
+      },
       ...(scope.trace && { trace: scope.trace }),
       onCompleted: async (callId, completed) => {
         publisher.emit('tool_completed', { tool_call_id: callId, ...completed });
