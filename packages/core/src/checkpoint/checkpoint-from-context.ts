@@ -8,13 +8,14 @@ export function checkpointFromContext(
   traceparent: string | undefined,
   key: string | undefined,
 ): Checkpoint {
+  const { identity } = context;
   return signCheckpoint(
     {
       version: CHECKPOINT_VERSION,
-      service: context.service,
-      provider: context.provider,
-      model: context.model,
-      action_name: context.actionName,
+      service: identity.service,
+      provider: identity.provider,
+      model: identity.model,
+      action_name: identity.actionName,
       tool_turns: context.toolTurns,
       tool_choice_cleared: context.toolChoiceCleared,
       messages: context.messages,
@@ -24,8 +25,8 @@ export function checkpointFromContext(
       approval_tool_calls: context.approvalToolCalls,
       approved_tool_calls: context.approvedToolCalls,
       mcp_tool_calls: context.mcpToolCalls,
-      agent: context.agent,
-      generation_id: context.generationId,
+      agent: identity.agent,
+      generation_id: identity.generationId,
       ...(traceparent !== undefined && { traceparent }),
     },
     key,

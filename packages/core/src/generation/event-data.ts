@@ -16,10 +16,10 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
   switch (name) {
     case 'started':
       return {
-        service: context.service,
-        provider: context.provider,
-        model: context.model,
-        action_name: context.actionName,
+        service: context.identity.service,
+        provider: context.identity.provider,
+        model: context.identity.model,
+        action_name: context.identity.actionName,
         messages: context.messages,
         ...(extras.traceparent !== undefined && { traceparent: extras.traceparent }),
       } satisfies EventData['started'];
@@ -57,7 +57,11 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
       } satisfies EventData['resumed'];
     }
     case 'tool_turns_exceeded':
-      return { tool_turns: context.toolTurns, max_tool_turns: context.maxToolTurns, messages: context.unreported };
+      return {
+        tool_turns: context.toolTurns,
+        max_tool_turns: context.limits.maxToolTurns,
+        messages: context.unreported,
+      };
     case 'completed':
       return {
         text: context.lastResponse?.text ?? '',

@@ -59,7 +59,7 @@ export async function runGeneration(options: RunOptions): Promise<GenerationResp
 async function run(options: RunOptions): Promise<GenerationResponse> {
   const { start } = options;
   const initial = start.kind === 'fresh' ? freshContext(options, start.generationId) : start.context;
-  const generationId = initial.generationId;
+  const generationId = initial.identity.generationId;
   const scrubber = scrubberFor(generationId);
   let paused = false;
   if (start.kind === 'fresh')
@@ -96,7 +96,7 @@ async function runToStop(
 ): Promise<GenerationResponse> {
   const { agent, prompt, start } = options;
   const { runtime, provider: adapter } = agent;
-  const generationId = initial.generationId;
+  const generationId = initial.identity.generationId;
   const trace = runtime.telemetry?.startGeneration({
     agent: agent.name,
     action: prompt.actionName,
@@ -196,19 +196,20 @@ function waitForStop(actor: GenerationActor, startsPaused: boolean) {
 function freshContext(options: RunOptions, generationId: string): GenerationContext {
   const { agent, prompt } = options;
   return {
-    agent: agent.name,
-    generationId,
-    actionName: prompt.actionName,
-    service: agent.provider.service,
-    provider: agent.provider.provider,
-    model: agent.provider.model,
+    identity: {
+      agent: agent.name,
+      generationId,
+      actionName: prompt.actionName,
+      service: agent.provider.service,
+      provider: agent.provider.provider,
+      model: agent.provider.model,
+    },
+    limits: { maxToolTurns: prompt.maxToolTurns, maxContinuations: agent.provider.maxContinuations ?? 0 },
     messages: agent.provider.userMessages(prompt.message),
     unreported: [],
     toolTurns: 0,
-    maxToolTurns: prompt.maxToolTurns,
     toolChoice: prompt.toolChoice,
     toolChoiceCleared: false,
-    maxContinuations: agent.provider.maxContinuations ?? 0,
     continuations: 0,
     turnCalls: [] as ToolCall[],
     toolCallTurnSize: 0,
