@@ -1,42 +1,7 @@
 import { z } from 'zod';
 import { ResumeError } from '../errors/resume-error.js';
 import { CHECKPOINT_VERSION, type Checkpoint } from './checkpoint.js';
-
-const inputRequestShape = z
-  .looseObject({
-    kind: z.enum(['confirm', 'text', 'choice', 'secret']),
-    prompt: z.string(),
-    tool_call_id: z.string(),
-    options: z.array(z.unknown()).min(1).optional(),
-    schema: z.record(z.string(), z.unknown()).optional(),
-  })
-  .refine((request) => request.kind !== 'choice' || request.options !== undefined, {
-    message: 'a choice request needs its options',
-  });
-
-const checkpointShape = z.object({
-  version: z.number(),
-  service: z.string(),
-  provider: z.string(),
-  model: z.string(),
-  action_name: z.string(),
-  tool_turns: z.number().int().nonnegative(),
-  tool_choice_cleared: z.boolean(),
-  messages: z.array(z.unknown()),
-  tool_call_turn_size: z.number().int(),
-  completed_results: z.record(
-    z.string(),
-    z.object({ tool_name: z.string(), result: z.unknown(), is_error: z.boolean() }),
-  ),
-  input_requests: z.array(inputRequestShape),
-  approval_tool_calls: z.array(z.string()),
-  approved_tool_calls: z.array(z.string()),
-  mcp_tool_calls: z.array(z.string()),
-  agent: z.string(),
-  generation_id: z.string().min(1),
-  traceparent: z.string().optional(),
-  signature: z.string().optional(),
-});
+import { checkpointShape, hasCheckpointShape } from './checkpoint-shape.js';
 
 /**
  * Checks that a value is a checkpoint object of a version this release reads, before anything
@@ -58,6 +23,8 @@ export function assertCheckpointVersion(value: unknown): asserts value is Checkp
 /** Checks every field's type (after the version and, when a key is set, the signature). */
 export function parseCheckpoint(value: unknown): Checkpoint {
   assertCheckpointVersion(value);
+  // The plain check answers for a well-formed checkpoint; zod decides (and explains) the rest.
+  if (hasCheckpointShape(value)) return value;
   const parsed = checkpointShape.safeParse(value);
   if (!parsed.success) {
     throw new ResumeError('invalid_checkpoint', `The checkpoint is malformed: ${z.prettifyError(parsed.error)}`);

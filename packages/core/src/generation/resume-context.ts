@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ResolvedPrompt } from '../agent/action.js';
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
 import type { ProviderAdapter, ToolCall } from '../provider/provider-adapter.js';
@@ -45,5 +45,6 @@ export function contextFromCheckpoint(
  * same checkpoint always gives the same name, so a replay reuses its event ids.
  */
 export function runKeyOf(canonical: string): string {
-  return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
+  // One-shot `hash()` (Node 20.12+): no Hash object per resume.
+  return hash('sha256', canonical, 'hex').slice(0, 16);
 }

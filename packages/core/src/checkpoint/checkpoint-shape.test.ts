@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { checkpointShape, hasCheckpointShape } from './checkpoint-shape.js';
+
+const frozen = JSON.parse(readFileSync(new URL('./__fixtures__/v1-refund.json', import.meta.url), 'utf8'));
+
+const withRequest = (request: unknown) => ({ ...frozen, input_requests: [request] });
+const baseRequest = frozen.input_requests[0];
+const baseResult = Object.values(frozen.completed_results)[0] as Record<string, unknown>;
+const withResult = (result: unknown) => ({ ...frozen, completed_results: { call_x: result } });
+
+/** Values a client or a bad store could put anywhere: wrong types, edge numbers, odd objects. */
+const hostileValues: unknown[] = [
+  undefined,
+  null,
+  0,
+  -1,
+  1.5,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  2 ** 53,
+  '',
+  'x',
+  true,
+  false,
+  [],
+  [1],
+  [''],
+  ['a', 2],
+  {},
+  { a: 1 },
+  { constructor: 1 },
+  JSON.parse('{"__proto__": {"x": 1}}'),
+  Object.create(null),
+  new Date(0),
+  { [Symbol('s')]: 1 },
+  'choice',
+  'confirm',
+];
+
+/** Every checkpoint with one field (top level, in a question, in a result) replaced or removed. */
+function singleFieldMutations(): unknown[] {
+  const mutated: unknown[] = [];
+  const replace = (target: Record<string, unknown>, key: string, value: unknown) => {
+    const copy: Record<string, unknown> = { ...target };
+    if (value === undefined) delete copy[key];
+    else copy[key] = value;
+    return copy;
+  };
+  for (const value of hostileValues) {
+    for (const key of [...Object.keys(frozen), 'traceparent', 'signature']) mutated.push(replace(frozen, key, value));
+    for (const key of ['kind', 'prompt', 'tool_call_id', 'options', 'schema', 'tool_name'])
+      mutated.push(withRequest(replace(baseRequest, key, value)));
+    mutated.push(withRequest(value), { ...frozen, input_requests: [baseRequest, value] });
+    for (const key of ['tool_name', 'result', 'is_error']) mutated.push(withResult(replace(baseResult, key, value)));
+    mutated.push(withResult(value), { ...frozen, completed_results: value });
+    mutated.push({ ...frozen, approval_tool_calls: [value] }, { ...frozen, mcp_tool_calls: ['a', value] });
+  }
+  mutated.push(withRequest({ ...baseRequest, kind: 'choice' }));
+  mutated.push(withRequest({ ...baseRequest, kind: 'choice', options: ['a'] }));
+  return mutated;
+}
+
+describe('the plain checkpoint check', () => {
+  it('accepts the frozen checkpoint, so a well-formed resume skips zod', () => {
+    expect(checkpointShape.safeParse(frozen).success).toBe(true);
+    expect(hasCheckpointShape(frozen)).toBe(true);
+  });
+
+  it('never accepts a checkpoint the schema refuses, over every single-field mutation', () => {
+    const mutations = singleFieldMutations();
+    let acceptedByBoth = 0;
+    let refusedByBoth = 0;
+    for (const candidate of mutations) {
+      const zodAccepts = checkpointShape.safeParse(candidate).success;
+      const plainAccepts = hasCheckpointShape(candidate);
+      if (plainAccepts && !zodAccepts)
+        throw new Error(`accepted what zod refuses (${zodIssues(candidate)}): ${show(candidate)}`);
+      if (plainAccepts) acceptedByBoth += 1;
+      if (!zodAccepts) refusedByBoth += 1;
+    }
+    // Both verdicts occur: the mutations reach both sides of the check.
+    expect(mutations.length).toBeGreaterThan(800);
+    expect(acceptedByBoth).toBeGreaterThan(50);
+    expect(refusedByBoth).toBeGreaterThan(400);
+  });
+});
+
+function zodIssues(candidate: unknown): string {
+  return JSON.stringify(
+    checkpointShape.safeParse(candidate).error?.issues.map(({ path, message }) => ({ path, message })),
+  );
+}
+
+function show(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
