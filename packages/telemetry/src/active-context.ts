@@ -9,9 +9,34 @@ import { type Context, context, trace } from '@opentelemetry/api';
  */
 const activeContexts = new AsyncLocalStorage<Context>();
 
-/** Runs `body` with `activeContext` active both for OpenTelemetry (SDK HTTP spans) and for us. */
+/** Bodies running inside `runWithContext` now, until the promise each returned settles. */
+let runningBodies = 0;
+
+/**
+ * Runs `body` with `activeContext` active both for OpenTelemetry (SDK HTTP spans) and for us.
+ * On Node 20 an enabled AsyncLocalStorage runs a hook on every promise the process creates, so
+ * ours is switched off whenever no body runs: the steps between spans (the bus, the state
+ * machine) do not pay for it.
+ */
 export function runWithContext<T>(activeContext: Context, body: () => T): T {
-  return activeContexts.run(activeContext, () => context.with(activeContext, body));
+  runningBodies += 1;
+  let result: T;
+  try {
+    result = activeContexts.run(activeContext, () => context.with(activeContext, body));
+  } catch (error) {
+    bodyEnded();
+    throw error;
+  }
+  if (!(result instanceof Promise)) {
+    bodyEnded();
+    return result;
+  }
+  return result.finally(bodyEnded) as T;
+}
+
+function bodyEnded(): void {
+  runningBodies -= 1;
+  if (runningBodies === 0) activeContexts.disable();
 }
 
 /**

@@ -183,6 +183,32 @@ describe('where a generation sits in a trace', () => {
     expect(traceIds.size).toBe(1);
   });
 
+  it('keeps each body’s context across awaits while another body beside it ends first, and none after', async () => {
+    const outer = telemetry.startGeneration(refund);
+    const slow = outer.startToolCall({ toolName: 'slow_tool', toolCallId: 'call_slow', arguments: {} });
+    const fast = outer.startToolCall({ toolName: 'fast_tool', toolCallId: 'call_fast', arguments: {} });
+    const slowRun = slow.runInContext(async () => {
+      const before = telemetry.currentTraceparent();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      // The fast body has ended by now; this one must still see its own span.
+      return [before, telemetry.currentTraceparent()];
+    });
+    const fastRun = fast.runInContext(async () => {
+      const before = telemetry.currentTraceparent();
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return [before, telemetry.currentTraceparent()];
+    });
+    const [[slowBefore, slowAfter], [fastBefore, fastAfter]] = await Promise.all([slowRun, fastRun]);
+    expect(parseTraceparent(slowBefore)).toBeDefined();
+    expect(slowAfter).toBe(slowBefore);
+    expect(fastAfter).toBe(fastBefore);
+    expect(fastBefore).not.toBe(slowBefore);
+    expect(telemetry.currentTraceparent()).toBeUndefined();
+    slow.end({ result: 'ok' });
+    fast.end({ result: 'ok' });
+    outer.end({ status: 'completed' });
+  });
+
   it('gives the active span as the traceparent a job should carry', () => {
     const generation = telemetry.startGeneration(refund);
     expect(telemetry.currentTraceparent()).toBeUndefined();
