@@ -104,6 +104,55 @@ describe('the generation machine, its actors replaced with provide()', () => {
   });
 });
 
+describe('a resume restored at awaiting_input', () => {
+  it('takes the conversation from its RESUME event, so the restored snapshot need not hold it', async () => {
+    const conversation = [
+      { role: 'user', content: 'Refund order 42' },
+      { role: 'assistant', content: 'refund' },
+    ];
+    const seenByModel: unknown[][] = [];
+    const machine = generationMachine.provide({
+      actors: {
+        callModel: fromPromise<ModelResponse, GenerationContext>(async ({ input }) => {
+          seenByModel.push(input.messages);
+          return {
+            messages: [{ role: 'assistant', content: 'Done' }],
+            toolCalls: [],
+            text: 'Done',
+            finishReason: 'stop',
+          };
+        }),
+        runTools: fromPromise<RunToolsOutput, RunToolsInput>(async () => ({
+          completed: { c1: { tool_name: 'issue_refund', result: 'ok', is_error: false } },
+          inputRequests: [],
+          ...noTurnState,
+          resultMessages: [{ role: 'tool', content: 'ok' }],
+        })),
+      },
+      actions: { publish: () => {} },
+    });
+    const paused: GenerationContext = {
+      ...freshContext,
+      toolTurns: 1,
+      turnCalls: [askCall],
+      toolCallTurnSize: 1,
+      inputRequests: [{ kind: 'confirm', prompt: 'Refund $30?', tool_call_id: 'c1', tool_name: 'issue_refund' }],
+    };
+    const snapshot = machine.resolveState({ value: 'awaiting_input', context: { ...paused, messages: [] } });
+    const actor = createActor(machine, { input: paused, snapshot });
+    actor.start();
+    actor.send({ type: 'RESUME', answers: new Map([['c1', true]]), messages: conversation });
+    const done = await waitFor(actor, (_value, status) => status === 'done');
+
+    expect(seenByModel).toEqual([[...conversation, { role: 'tool', content: 'ok' }]]);
+    expect(done.context.messages).toEqual([
+      ...conversation,
+      { role: 'tool', content: 'ok' },
+      { role: 'assistant', content: 'Done' },
+    ]);
+  });
+});
+
 function waitFor(
   actor: ReturnType<typeof createActor<typeof generationMachine>>,
   done: (value: unknown, status: string) => boolean,

@@ -8,6 +8,11 @@ import { applyModelResponse, decide, type GenerationContext } from './generation
 export interface ResumeEvent {
   type: 'RESUME';
   answers: ReadonlyMap<string, unknown>;
+  /**
+   * The conversation, when the paused snapshot was restored without it: XState's restore walks
+   * every object of a restored context, which for a long conversation cost milliseconds a resume.
+   */
+  messages?: ProviderMessage[];
 }
 
 export interface RunToolsInput {
@@ -69,6 +74,9 @@ export const generationMachine = setup({
       finishedTurn(context, (event as unknown as { output: RunToolsOutput }).output),
     ),
     // The actors scrub errors before throwing them, so what lands in the context is safe to publish.
+    restoreMessages: assign({
+      messages: ({ context, event }) => (event as Partial<ResumeEvent>).messages ?? context.messages,
+    }),
     recordError: assign({ error: ({ event }) => describeError((event as { error?: unknown }).error) }),
   },
   guards: {
@@ -134,7 +142,10 @@ export const generationMachine = setup({
     },
     awaiting_input: {
       on: {
-        RESUME: { target: 'resuming', actions: { type: 'publish', params: { event: 'resumed' } } },
+        RESUME: {
+          target: 'resuming',
+          actions: ['restoreMessages', { type: 'publish', params: { event: 'resumed' } }],
+        },
       },
     },
     resuming: {

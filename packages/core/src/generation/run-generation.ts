@@ -136,7 +136,7 @@ async function runToStop(
   const actor = createGenerationActor(initial, scope);
   const stopped = waitForStop(actor, start.kind === 'resume');
   actor.start();
-  if (start.kind === 'resume') actor.send({ type: 'RESUME', answers: start.answers });
+  if (start.kind === 'resume') actor.send({ type: 'RESUME', answers: start.answers, messages: initial.messages });
   const snapshot = await stopped;
   actor.stop();
   const context = snapshot.context;
