@@ -67,6 +67,34 @@ export interface LastResponse {
   responseId?: string;
 }
 
+/** What a run is started with; the rest of a context starts at rest unless given. */
+export type StartingFacts = Pick<GenerationContext, 'identity' | 'limits' | 'messages' | 'toolChoice'> &
+  Partial<GenerationContext>;
+
+/**
+ * A context at rest: no turn in progress, no question waiting, nothing reported, no response yet,
+ * with what the run was started with on top (a fresh run's user turn, or a checkpoint's facts).
+ */
+export function startingContext(facts: StartingFacts): GenerationContext {
+  return {
+    unreported: [],
+    toolTurns: 0,
+    toolChoiceCleared: false,
+    continuations: 0,
+    turnCalls: [],
+    toolCallTurnSize: 0,
+    completedResults: {},
+    inputRequests: [],
+    approvalToolCalls: [],
+    approvedToolCalls: [],
+    mcpToolCalls: [],
+    lastResponse: undefined,
+    decision: undefined,
+    error: undefined,
+    ...facts,
+  };
+}
+
 /** The choice sent with the next request: a forced choice until the model has used it. */
 export function effectiveToolChoice(context: GenerationContext): ToolChoice | undefined {
   if (context.toolChoiceCleared && isForced(context.toolChoice)) return undefined;

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { ModelResponse } from '../provider/provider-adapter.js';
-import type { GenerationContext } from './generation-context.js';
+import { type GenerationContext, startingContext } from './generation-context.js';
 import { generationMachine, type RunToolsInput, type RunToolsOutput } from './generation-machine.js';
 
 const askCall = { id: 'c1', name: 'issue_refund', arguments: { amount: 30 } };
 const noTurnState = { approvalToolCalls: [], approvedToolCalls: [], mcpToolCalls: [] };
 
-const freshContext: GenerationContext = {
+const freshContext: GenerationContext = startingContext({
   identity: {
     agent: 'support',
     generationId: 'gen_1',
@@ -18,22 +18,8 @@ const freshContext: GenerationContext = {
   },
   limits: { maxToolTurns: 25, maxContinuations: 0 },
   messages: [{ role: 'user', content: 'Refund order 42' }],
-  unreported: [],
-  toolTurns: 0,
   toolChoice: undefined,
-  toolChoiceCleared: false,
-  continuations: 0,
-  turnCalls: [],
-  toolCallTurnSize: 0,
-  completedResults: {},
-  inputRequests: [],
-  approvalToolCalls: [],
-  approvedToolCalls: [],
-  mcpToolCalls: [],
-  lastResponse: undefined,
-  decision: undefined,
-  error: undefined,
-};
+});
 
 describe('the generation machine, its actors replaced with provide()', () => {
   it('pauses on a question, resumes on RESUME, and keeps its context under 20 keys throughout', async () => {

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import type { ResolvedPrompt } from '../agent/action.js';
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
 import type { ProviderAdapter, ToolCall } from '../provider/provider-adapter.js';
-import type { GenerationContext } from './generation-context.js';
+import { type GenerationContext, startingContext } from './generation-context.js';
 
 /** The machine context of a checked checkpoint, with the resumed action's limits. */
 export function contextFromCheckpoint(
@@ -11,7 +11,7 @@ export function contextFromCheckpoint(
   prompt: ResolvedPrompt,
   adapter: ProviderAdapter,
 ): GenerationContext {
-  return {
+  return startingContext({
     identity: {
       agent: checkpoint.agent,
       generationId: checkpoint.generation_id,
@@ -22,11 +22,9 @@ export function contextFromCheckpoint(
     },
     limits: { maxToolTurns: prompt.maxToolTurns, maxContinuations: adapter.maxContinuations ?? 0 },
     messages: checkpoint.messages,
-    unreported: [],
     toolTurns: checkpoint.tool_turns,
     toolChoice: prompt.toolChoice,
     toolChoiceCleared: checkpoint.tool_choice_cleared,
-    continuations: 0,
     turnCalls,
     toolCallTurnSize: checkpoint.tool_call_turn_size,
     completedResults: checkpoint.completed_results,
@@ -34,10 +32,7 @@ export function contextFromCheckpoint(
     approvalToolCalls: checkpoint.approval_tool_calls,
     approvedToolCalls: checkpoint.approved_tool_calls,
     mcpToolCalls: checkpoint.mcp_tool_calls,
-    lastResponse: undefined,
-    decision: undefined,
-    error: undefined,
-  };
+  });
 }
 
 /**

@@ -4,14 +4,13 @@ import type { Checkpoint, CompletedResult } from '../checkpoint/checkpoint.js';
 import { checkpointFromContext } from '../checkpoint/checkpoint-from-context.js';
 import { priorMessages, recordRun } from '../context/record-context.js';
 import { InputRequest } from '../input-request/input-request.js';
-import type { ToolCall } from '../provider/provider-adapter.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { toToolSpec } from '../tool/tool.js';
 import { runOutsideToolScope } from '../tool/tool-context.js';
 import { createGenerationActor, type GenerationActor } from './bound-machine.js';
 import { createEventPublisher } from './event-publisher.js';
-import type { GenerationContext } from './generation-context.js';
+import { type GenerationContext, startingContext } from './generation-context.js';
 import type { GenerationResponse } from './generation-response.js';
 import type { StreamSink } from './generation-stream.js';
 import { notifyInputRequest } from './notify-input-request.js';
@@ -195,7 +194,7 @@ function waitForStop(actor: GenerationActor, startsPaused: boolean) {
 
 function freshContext(options: RunOptions, generationId: string): GenerationContext {
   const { agent, prompt } = options;
-  return {
+  return startingContext({
     identity: {
       agent: agent.name,
       generationId,
@@ -206,20 +205,6 @@ function freshContext(options: RunOptions, generationId: string): GenerationCont
     },
     limits: { maxToolTurns: prompt.maxToolTurns, maxContinuations: agent.provider.maxContinuations ?? 0 },
     messages: agent.provider.userMessages(prompt.message),
-    unreported: [],
-    toolTurns: 0,
     toolChoice: prompt.toolChoice,
-    toolChoiceCleared: false,
-    continuations: 0,
-    turnCalls: [] as ToolCall[],
-    toolCallTurnSize: 0,
-    completedResults: {},
-    inputRequests: [],
-    approvalToolCalls: [],
-    approvedToolCalls: [],
-    mcpToolCalls: [],
-    lastResponse: undefined,
-    decision: undefined,
-    error: undefined,
-  };
+  });
 }
