@@ -107,6 +107,7 @@ async function runToStop(
       start.checkpoint.traceparent !== undefined && { linkedTraceparent: start.checkpoint.traceparent }),
     ...(options.parentTraceparent !== undefined && { parentTraceparent: options.parentTraceparent }),
   });
+  let madeToolSignal: AbortSignal | undefined;
   const scope: RunScope = {
     options,
     generationId,
@@ -119,11 +120,11 @@ async function runToStop(
       scrubber,
     ),
     signal: options.signal ?? options.stream?.signal,
-    // An AbortController costs Node 20 a transferable object: made only when a tool reads it.
+    // An AbortController costs Node 20 a transferable object: made only when a tool reads it
+    // (and kept aside, so the scope keeps its shape).
     get toolSignal() {
-      const signal = this.signal ?? new AbortController().signal;
-      Object.defineProperty(this, 'toolSignal', { value: signal });
-      return signal;
+      madeToolSignal ??= this.signal ?? new AbortController().signal;
+      return madeToolSignal;
     },
     usage: { inputTokens: 0, outputTokens: 0 },
     toolSpecs: [...prompt.tools.values()].map(toToolSpec),
