@@ -62,7 +62,9 @@ try {
 }
 
 const bare = summarize(variants[0]?.samples ?? []).median;
-console.log(`${cycles} cycles each, interleaved; other: ${otherRoot}, this: ${path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')}`);
+console.log(
+  `${cycles} cycles each, interleaved; other: ${otherRoot}, this: ${path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')}`,
+);
 for (const { name, samples } of variants) {
   const median = summarize(samples).median;
   console.log(`${name.padEnd(22)} ${median.toFixed(3).padStart(7)} ms  ${(median / bare).toFixed(2)}×`);
