@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startBenchNatsServer } from './bench-nats-server.js';
 import { bareSdkVariant, type CycleVariant, interludeMemoryVariant, interludeNatsVariant } from './cycle-variants.js';
+import { sampleInterleaved } from './interleaved-cycles.js';
 import { summarize } from './statistics.js';
 import { startWireServerProcess } from './wire-server-process.js';
 
@@ -35,38 +36,35 @@ if (!existsSync(otherVariantsFile)) {
 }
 const before = (await import(pathToFileURL(otherVariantsFile).href)) as Variants;
 const cycles = Number(process.env.BENCH_CYCLES ?? 600);
-const warmup = 60;
 
 const wire = await startWireServerProcess();
 const nats = await startBenchNatsServer();
-const variants: { name: string; variant: CycleVariant; samples: number[] }[] = [
-  { name: 'bare openai SDK loop', variant: bareSdkVariant(wire.baseURL), samples: [] },
-  { name: 'memory bus, other', variant: before.interludeMemoryVariant(wire.baseURL), samples: [] },
-  { name: 'memory bus, this', variant: interludeMemoryVariant(wire.baseURL), samples: [] },
-  { name: 'NATS + OTel, other', variant: before.interludeNatsVariant(wire.baseURL, nats.url), samples: [] },
-  { name: 'NATS + OTel, this', variant: interludeNatsVariant(wire.baseURL, nats.url), samples: [] },
+const named: [string, CycleVariant][] = [
+  ['bare openai SDK loop', bareSdkVariant(wire.baseURL)],
+  ['memory bus, other', before.interludeMemoryVariant(wire.baseURL)],
+  ['memory bus, this', interludeMemoryVariant(wire.baseURL)],
+  ['NATS + OTel, other', before.interludeNatsVariant(wire.baseURL, nats.url)],
+  ['NATS + OTel, this', interludeNatsVariant(wire.baseURL, nats.url)],
 ];
+let samples: number[][];
 try {
-  for (let index = 0; index < warmup + cycles; index += 1) {
-    for (const entry of variants) {
-      const started = performance.now();
-      // Each variant checks its own result and throws on a wrong one, as in `pnpm bench`.
-      await entry.variant.cycle(index);
-      if (index >= warmup) entry.samples.push(performance.now() - started);
-    }
-  }
+  // Each variant checks its own result and throws on a wrong one, as in `pnpm bench`.
+  samples = await sampleInterleaved(
+    named.map(([, variant]) => variant),
+    { warmup: 60, cycles },
+  );
 } finally {
-  for (const entry of variants) await entry.variant.close();
   await nats.stop();
   await wire.stop();
 }
+const variants = named.map(([name], position) => ({ name, samples: samples[position] ?? [] }));
 
 const bare = summarize(variants[0]?.samples ?? []).median;
 console.log(
   `${cycles} cycles each, interleaved; other: ${otherRoot}, this: ${path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')}`,
 );
-for (const { name, samples } of variants) {
-  const median = summarize(samples).median;
-  console.log(`${name.padEnd(22)} ${median.toFixed(3).padStart(7)} ms  ${(median / bare).toFixed(2)}×`);
+for (const variant of variants) {
+  const median = summarize(variant.samples).median;
+  console.log(`${variant.name.padEnd(22)} ${median.toFixed(3).padStart(7)} ms  ${(median / bare).toFixed(2)}×`);
 }
 process.exit(0);

@@ -1,8 +1,9 @@
 import type { BenchConfig } from './bench-config.js';
 import type { BenchNatsServer } from './bench-nats-server.js';
 import { bareSdkVariant, type CycleVariant, interludeMemoryVariant, interludeNatsVariant } from './cycle-variants.js';
+import { sampleInterleaved } from './interleaved-cycles.js';
 import { natsFloorVariant } from './nats-floor-variant.js';
-import { now, round, type Summary, summarize } from './statistics.js';
+import { round, type Summary, summarize } from './statistics.js';
 import { xstateFloorVariant } from './xstate-floor-variant.js';
 
 export interface CycleVariantResult {
@@ -40,30 +41,27 @@ export async function runCycleOverhead(
   nats: BenchNatsServer,
 ): Promise<CycleOverheadResult> {
   const natsUrl = nats.url;
-  const variants: { variant: CycleVariant; goal?: number; floor?: true; samples: number[] }[] = [
-    { variant: bareSdkVariant(baseURL), samples: [] },
-    { variant: xstateFloorVariant(baseURL), floor: true, samples: [] },
-    { variant: interludeMemoryVariant(baseURL), goal: 1.15, samples: [] },
-    { variant: await natsFloorVariant(baseURL, natsUrl), floor: true, samples: [] },
-    { variant: interludeNatsVariant(baseURL, natsUrl), goal: 1.5, samples: [] },
+  const natsVariant = interludeNatsVariant(baseURL, natsUrl);
+  const entries: { variant: CycleVariant; goal?: number; floor?: true }[] = [
+    { variant: bareSdkVariant(baseURL) },
+    { variant: xstateFloorVariant(baseURL), floor: true },
+    { variant: interludeMemoryVariant(baseURL), goal: 1.15 },
+    { variant: await natsFloorVariant(baseURL, natsUrl), floor: true },
+    { variant: natsVariant, goal: 1.5 },
   ];
   let natsMessages = 0;
-  try {
-    const total = config.warmupCycles + config.cycles;
-    for (let index = 0; index < total; index += 1) {
-      for (const entry of variants) {
-        // Interlude's NATS variant's messages per cycle, counted around its own cycles after warm-up.
-        const counting = index >= config.warmupCycles && entry.variant === variants.at(-1)?.variant;
-        const countersAt = counting ? await nats.counters() : undefined;
-        const started = now();
-        await entry.variant.cycle(index);
-        if (index >= config.warmupCycles) entry.samples.push(now() - started);
-        if (countersAt !== undefined) natsMessages += (await nats.counters()).inMessages - countersAt.inMessages;
-      }
-    }
-  } finally {
-    for (const entry of variants) await entry.variant.close();
-  }
+  const samples = await sampleInterleaved(
+    entries.map((entry) => entry.variant),
+    { warmup: config.warmupCycles, cycles: config.cycles },
+    async (variant, index, timed) => {
+      // Interlude's NATS variant's messages per cycle, counted around its own cycles after warm-up.
+      if (variant !== natsVariant || index < config.warmupCycles) return timed();
+      const countersAt = await nats.counters();
+      await timed();
+      natsMessages += (await nats.counters()).inMessages - countersAt.inMessages;
+    },
+  );
+  const variants = entries.map((entry, position) => ({ ...entry, samples: samples[position] ?? [] }));
   const baseline = summarize(variants[0]?.samples ?? []);
   return {
     cycles: config.cycles,
