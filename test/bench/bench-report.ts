@@ -43,6 +43,13 @@ function checkpointSection(result: CheckpointSizeResult): string {
       `${scenario.ratio.toFixed(2)}×`,
       verdict(scenario.met, '≤ 1.6×'),
     ],
+    [
+      'same, no key names',
+      scenario.namelessBytes,
+      scenario.messagesBytes,
+      `${scenario.namelessRatio.toFixed(2)}×`,
+      'values alone: the floor',
+    ],
     ...result.growth.map((sample) => [
       `${sample.turns} turns`,
       sample.checkpointBytes,

@@ -28,6 +28,13 @@ export interface CheckpointSizeResult {
     /** What the hand-written loop stores for the same pause, and the checkpoint over it. */
     bareStateBytes: number;
     bareRatio: number;
+    /**
+     * The same checkpoint with no key name outside its messages (each object written as the array
+     * of its values): what its information takes in JSON under any names at all. The floor of the
+     * ratio goal.
+     */
+    namelessBytes: number;
+    namelessRatio: number;
   };
   growth: CheckpointSample[];
   /** Bytes each added turn costs, between consecutive sizes: equal when growth is linear. */
@@ -49,6 +56,18 @@ function overheadByKey(checkpoint: Checkpoint): Record<string, number> {
     if (key !== 'messages') sizes[key] = bytes({ [key]: value }) - 1; // `"key":value,` inside the object
   }
   return sizes;
+}
+
+/** `value` with every object turned into the array of its values: JSON with no key names. */
+function valuesOnly(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(valuesOnly);
+  if (value !== null && typeof value === 'object') return Object.values(value).map(valuesOnly);
+  return value;
+}
+
+/** The checkpoint's bytes with no key name outside its messages, which stay as the provider wrote them. */
+function namelessBytes(checkpoint: Checkpoint): number {
+  return bytes(Object.entries(checkpoint).map(([key, value]) => (key === 'messages' ? value : valuesOnly(value))));
 }
 
 function occurrences(text: string, needle: string): number {
@@ -108,6 +127,7 @@ export async function runCheckpointSize(config: BenchConfig, baseURL: string): P
   try {
     const scenario = await pauseAt(1);
     const bare = await createBareSdkLoop(baseURL).cycle(1);
+    const nameless = namelessBytes(scenarioCheckpoint as Checkpoint);
     const growth: CheckpointSample[] = [];
     for (const turns of config.checkpointTurns) growth.push(await pauseAt(turns));
     const bytesPerTurn = growth.slice(1).map((sample, index) => {
@@ -125,6 +145,8 @@ export async function runCheckpointSize(config: BenchConfig, baseURL: string): P
         overheadByKey: overheadByKey(scenarioCheckpoint as Checkpoint),
         bareStateBytes: bare.pausedBytes,
         bareRatio: round(scenario.checkpointBytes / bare.pausedBytes, 3),
+        namelessBytes: nameless,
+        namelessRatio: round(nameless / scenario.messagesBytes, 3),
       },
       growth,
       bytesPerTurn,
