@@ -39,8 +39,11 @@ const ACK = encoder.encode('+ACK');
  * The pull protocol is JetStream's own (`$JS.API.CONSUMER.MSG.NEXT`): the server answers a pull
  * with up to `batch` jobs, or ends it with a 408 saying how many it did not deliver. A pull lost
  * with the server (killed, restarted) is written off once it is overdue, and after a reconnect
- * every earlier pull is, so the consumer asks again. A job arriving after a pull was written off
- * still runs: in that rare race a worker may briefly run one job more than `concurrency`.
+ * every earlier pull is, so the consumer asks again. An earlier pull may still be alive on the
+ * server, though (a reconnect drops the connection, not the server's waiting pulls), and deliver
+ * a job when every slot is busy: that job waits in the consumer, kept alive by its heartbeat, and
+ * starts when a slot frees, so no more than `concurrency` jobs ever run and none is handed back
+ * (which would spend one of its deliveries). `stop()` hands the waiting ones back at once.
  */
 export function runJobConsumer(
   connection: NatsConnection,
@@ -61,7 +64,11 @@ export function runJobConsumer(
   let retryTimer: NodeJS.Timeout | undefined;
   const active = () => !stopped && !settings.retry.isClosed() && !connection.isClosed();
 
-  const runOne = async (message: Msg) => {
+  /** Jobs delivered while every slot was busy, oldest first, each with its heartbeat running. */
+  const waiting: { message: Msg; heartbeat: NodeJS.Timeout }[] = [];
+
+  /** Tells the server every third of the ack wait that the job is still being worked on. */
+  const keepAlive = (message: Msg): NodeJS.Timeout => {
     const heartbeat = setInterval(
       () => {
         try {
@@ -73,6 +80,10 @@ export function runJobConsumer(
       Math.max(100, settings.ackWaitMs / 3),
     );
     heartbeat.unref(); // the job's own work keeps the process alive, not its heartbeat
+    return heartbeat;
+  };
+
+  const runOne = async (message: Msg, heartbeat: NodeJS.Timeout) => {
     const attempt = deliveryCount(message);
     try {
       const job = decodeJson<Job>(message.data);
@@ -89,7 +100,7 @@ export function runJobConsumer(
   const pull = () => {
     pullScheduled = false;
     if (!active() || disconnected) return;
-    const batch = settings.concurrency - running.size - requested;
+    const batch = settings.concurrency - running.size - waiting.length - requested;
     // While at least half the slots are still asked for, those pulls take the next jobs as soon as
     // they are queued: asking for a freed slot or two now would only add pulls. Below half, ask
     // for every free slot in one pull (like nats.js's consume() refilling at a threshold).
@@ -153,8 +164,16 @@ export function runJobConsumer(
       nak(message);
       return;
     }
-    const task = runOne(message).finally(() => {
+    const heartbeat = keepAlive(message);
+    if (running.size >= settings.concurrency) waiting.push({ message, heartbeat });
+    else start(message, heartbeat);
+  };
+
+  const start = (message: Msg, heartbeat: NodeJS.Timeout) => {
+    const task = runOne(message, heartbeat).finally(() => {
       running.delete(task);
+      const next = waiting.shift();
+      if (next !== undefined) start(next.message, next.heartbeat);
       schedulePull();
     });
     running.add(task);
@@ -194,6 +213,10 @@ export function runJobConsumer(
       clearInterval(watchdog);
       if (retryTimer !== undefined) clearTimeout(retryTimer);
       statuses.stop?.();
+      for (const { message, heartbeat } of waiting.splice(0)) {
+        clearInterval(heartbeat);
+        nak(message);
+      }
       // Jobs still arriving for earlier pulls are handed back while the running ones finish;
       // once the inbox is gone the server stops delivering to those pulls.
       await Promise.all(running);

@@ -1,13 +1,14 @@
-import type { JobDelivery } from '@interlude/core';
+import type { Job, JobDelivery } from '@interlude/core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startJobWorker } from './job-worker.js';
 import { natsBus } from './nats-bus.js';
+import { startCuttableProxy } from './test-support/cuttable-proxy.js';
 import { eventually, sampleJob, uniqueId } from './testing/index.js';
 
 const quiet = () => undefined;
 const opened: { close(): Promise<void> }[] = [];
-const open = (jobAckWaitMs: number) => {
-  const bus = natsBus({ servers: inject('natsUrl'), jobAckWaitMs, onError: quiet });
+const open = (jobAckWaitMs: number, servers: string = inject('natsUrl')) => {
+  const bus = natsBus({ servers, jobAckWaitMs, onError: quiet });
   opened.push(bus);
   return bus;
 };
@@ -72,6 +73,67 @@ describe('natsBus jobs', () => {
     await eventually(() => deliveries.length === 1, 'the redelivery', 10_000);
     await rescuer.stop();
     expect(deliveries[0]?.attempt).toBe(2);
+  });
+
+  it('never runs more jobs at once than its concurrency when a pull from before a reconnect delivers late; stop() hands the waiting job back', async () => {
+    // The connection drops while a pull is waiting on the server: the consumer asks again after
+    // the reconnect, and the server still holds the old pull too, so it delivers more jobs than
+    // there are free slots.
+    const proxy = await startCuttableProxy(inject('natsUrl'));
+    const queue = uniqueId('queue');
+    const flaky = open(10_000, proxy.url);
+    let running = 0;
+    let mostAtOnce = 0;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const ranOnFlaky: string[] = [];
+    const first = startJobWorker({
+      bus: flaky,
+      queue,
+      concurrency: 2,
+      handle: async (job) => {
+        running += 1;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        await gate;
+        running -= 1;
+        ranOnFlaky.push(job.id);
+      },
+    });
+    await first.ready;
+    const jobs = Array.from({ length: 5 }, () => sampleJob());
+    await flaky.jobs.enqueue(queue, jobs[0] as Job);
+    await eventually(() => running === 1, 'the first job');
+    proxy.cut();
+    await eventually(() => proxy.accepted() === 2, 'the reconnect');
+    await new Promise((resolve) => setTimeout(resolve, 200)); // its new pull is out
+    const direct = open(10_000);
+    for (const job of jobs.slice(1)) await direct.jobs.enqueue(queue, job);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // every pull answered or expired
+
+    const stopping = first.stop();
+    release();
+    await stopping;
+    expect(mostAtOnce).toBe(2);
+    expect(ranOnFlaky).toHaveLength(2);
+
+    // What the stopped worker was given but had not started went back to the queue, with the rest.
+    const ranOnSecond: { id: string; attempt: number }[] = [];
+    const second = startJobWorker({
+      bus: direct,
+      queue,
+      concurrency: 5,
+      handle: async (job, delivery) => void ranOnSecond.push({ id: job.id, attempt: delivery.attempt }),
+    });
+    await eventually(() => ranOnSecond.length === 3, 'the other three jobs', 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // nothing more arrives
+    await second.stop();
+    await proxy.close();
+    // A job the first worker held (delivered, never started) comes back as its second delivery.
+    expect(ranOnSecond.filter((run) => run.attempt === 2).length).toBeGreaterThanOrEqual(1);
+    const everyRun = [...ranOnFlaky, ...ranOnSecond.map((run) => run.id)];
+    expect(everyRun.sort()).toEqual(jobs.map((job) => job.id).sort());
   });
 
   it('stop() before the consumer started still leaves no consumer running', async () => {
