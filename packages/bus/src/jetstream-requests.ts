@@ -1,5 +1,5 @@
 import { JetStreamApiError } from '@nats-io/jetstream';
-import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import { createInbox, type Msg, type MsgHdrs, type NatsConnection, type Status } from '@nats-io/transport-node';
 
 /** The header JetStream deduplicates publishes by. */
 export const MSG_ID_HEADER = 'Nats-Msg-Id';
@@ -22,6 +22,14 @@ export interface PublishAck {
  * sweeps them for timeouts. Replies, statuses and errors mean what they mean in nats.js, and
  * errors carry the names the retry rules know (`TimeoutError`, `NoResponders`,
  * `JetStreamApiError` with the server's code).
+ *
+ * When the connection drops, a request written just before, or while the client reconnects, may
+ * never be answered: nats.js drops what it buffered while disconnected, and a reply sent to the
+ * old connection is lost (measured: each waited out the whole timeout). So every request still
+ * waiting is sent again once the client is back, in the order they were first made (the event
+ * log keeps a run's order), and requests made while it is down wait, unsent, to go out with
+ * them. A publish that did land is stored once (the same message id); whichever reply comes
+ * first answers the request.
  */
 export interface JetStreamRequests {
   /** A publish JetStream stores (or deduplicates), resolved with its ack. */
@@ -33,6 +41,8 @@ export interface JetStreamRequests {
 interface Pending {
   deadline: number;
   subject: string;
+  data: Uint8Array;
+  headers: MsgHdrs | undefined;
   resolve(message: Msg): void;
   reject(error: Error): void;
 }
@@ -41,15 +51,18 @@ const decoder = new TextDecoder();
 
 export function createJetStreamRequests(connection: NatsConnection, timeoutMs: number): JetStreamRequests {
   const prefix = `${createInbox()}.`;
+  /** Requests waiting for their reply, in the order they were made (and are sent again). */
   const pending = new Map<string, Pending>();
   let counter = 0;
+  /** Between a dropped connection and the client being back: requests wait here, unsent. */
+  let down = false;
 
   connection.subscribe(`${prefix}*`, {
     callback: (error, message) => {
       if (error !== null) return; // the subscription itself failed (closing): the sweep or close ends requests
       const token = message.subject.slice(prefix.length);
       const request = pending.get(token);
-      if (request === undefined) return; // timed out already
+      if (request === undefined) return; // timed out already, or answered once and sent again
       pending.delete(token);
       if (message.data.length === 0 && message.headers?.code === 503) {
         request.reject(named('NoResponders', `no responders for ${request.subject}`));
@@ -59,9 +72,23 @@ export function createJetStreamRequests(connection: NatsConnection, timeoutMs: n
     },
   });
 
+  const send = (token: string, request: Pending) => {
+    try {
+      connection.publish(request.subject, request.data, {
+        reply: prefix + token,
+        ...(request.headers !== undefined && { headers: request.headers }),
+      });
+    } catch (error) {
+      pending.delete(token);
+      request.reject(error as Error);
+    }
+  };
+
   // Every request has the same timeout, so the oldest are first: stop at the first one not due.
+  // While the connection is down nothing times out: every request is sent again once it is back.
   const sweep = setInterval(
     () => {
+      if (down) return;
       const now = Date.now();
       for (const [token, request] of pending) {
         if (request.deadline > now) break;
@@ -72,27 +99,37 @@ export function createJetStreamRequests(connection: NatsConnection, timeoutMs: n
     Math.max(10, Math.min(250, timeoutMs / 10)),
   );
   sweep.unref();
+
+  // (a QueuedIterator underneath: `stop()` unregisters it, which the AsyncIterable type does not show)
+  const statuses = connection.status() as AsyncIterable<Status> & { stop?: () => void };
+  void (async () => {
+    for await (const status of statuses) {
+      if (status.type === 'disconnect') down = true;
+      else if (status.type === 'reconnect') {
+        down = false;
+        const deadline = Date.now() + timeoutMs;
+        for (const [token, request] of pending) {
+          request.deadline = deadline;
+          send(token, request);
+        }
+      }
+    }
+  })().catch(() => undefined);
   void connection.closed().then(() => {
     clearInterval(sweep);
-    for (const request of pending.values()) request.reject(named('ClosedConnectionError', 'connection closed'));
+    statuses.stop?.();
+    const closed = [...pending.values()];
     pending.clear();
+    for (const request of closed) request.reject(named('ClosedConnectionError', 'connection closed'));
   });
 
   const request = (subject: string, data: Uint8Array, headers?: MsgHdrs) =>
     new Promise<Msg>((resolve, reject) => {
       counter += 1;
       const token = counter.toString(36);
-      try {
-        connection.publish(
-          subject,
-          data,
-          headers === undefined ? { reply: prefix + token } : { reply: prefix + token, headers },
-        );
-      } catch (error) {
-        reject(error);
-        return;
-      }
-      pending.set(token, { deadline: Date.now() + timeoutMs, subject, resolve, reject });
+      const entry: Pending = { deadline: Date.now() + timeoutMs, subject, data, headers, resolve, reject };
+      pending.set(token, entry);
+      if (!down) send(token, entry);
     });
 
   return {

@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { natsBus } from './nats-bus.js';
-import { describeBusConformance, eventually, sampleEvent, uniqueId } from './testing/index.js';
+import { startCuttableProxy } from './test-support/cuttable-proxy.js';
+import { describeBusConformance, eventually, sampleEvent, sampleJob, uniqueId } from './testing/index.js';
 
 describeBusConformance('natsBus', {
   create: () => natsBus({ servers: inject('natsUrl'), name: 'conformance', onError: () => undefined }),
@@ -24,4 +25,40 @@ describe('natsBus onError', () => {
     await subscription.unsubscribe();
     await bus.close();
   });
+});
+
+describe('natsBus across a dropped connection', () => {
+  it('sends what a dropped connection lost again once it reconnects, in order, not after the request timeout, and stores each once', async () => {
+    const proxy = await startCuttableProxy(inject('natsUrl'));
+    // A timeout far past this test's own limit: only a write sent again on reconnect can finish.
+    const bus = natsBus({ servers: proxy.url, requestTimeoutMs: 600_000, onError: () => undefined });
+    const watcher = natsBus({ servers: inject('natsUrl'), onError: () => undefined });
+    const generationId = uniqueId('gen');
+    const heard: string[] = [];
+    const subscription = await watcher.subscribe({ generationId }, (event) => {
+      if (!heard.includes(event.id)) heard.push(event.id); // a retried publish may be heard twice
+    });
+    const events = Array.from({ length: 7 }, (_, index) => sampleEvent(generationId, index));
+    const publish = (from: number, to: number) =>
+      Promise.all(events.slice(from, to).map((event) => bus.publish(event))); // pipelined, as a run does
+    await publish(0, 1);
+
+    proxy.cut();
+    // Some written in the same tick (they leave on a socket that is already gone), the rest while
+    // the client reconnects, the first still unanswered: all must land in publish order.
+    const early = Promise.all([
+      publish(1, 4),
+      bus.jobs.enqueue(uniqueId('queue'), sampleJob({ generation_id: generationId })),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await Promise.all([early, publish(4, 7)]);
+
+    const ids = events.map((event) => event.id);
+    expect((await bus.events(generationId)).map((stored) => stored.id)).toEqual(ids);
+    await eventually(() => heard.length === ids.length, 'every event heard');
+    expect(heard).toEqual(ids); // stored, and delivered, in the order they were published
+    await subscription.unsubscribe();
+    await Promise.all([bus.close(), watcher.close()]);
+    await proxy.close();
+  }, 30_000);
 });
