@@ -65,7 +65,14 @@ export function runJobConsumer(
   const active = () => !stopped && !settings.retry.isClosed() && !connection.isClosed();
 
   /** Jobs delivered while every slot was busy, oldest first, each with its heartbeat running. */
-  const waiting: { message: Msg; heartbeat: NodeJS.Timeout }[] = [];
+  const waiting: Held[] = [];
+  /**
+   * Further deliveries of the jobs this consumer holds (running or waiting), by stream sequence.
+   * Across a dropped connection the server may deliver a job again that did arrive, as a first
+   * delivery (so its count cannot tell): running the copy too would run its tools twice. A copy
+   * is kept alive and answered as the original is, once that one is done.
+   */
+  const copies = new Map<string, Held[]>();
 
   /** Tells the server every third of the ack wait that the job is still being worked on. */
   const keepAlive = (message: Msg): NodeJS.Timeout => {
@@ -83,17 +90,37 @@ export function runJobConsumer(
     return heartbeat;
   };
 
-  const runOne = async (message: Msg, heartbeat: NodeJS.Timeout) => {
+  /** Runs a job and acknowledges it; a failed one is handed back with a backoff, which it returns. */
+  const runOne = async ({ message, heartbeat }: Held): Promise<number | undefined> => {
     const attempt = deliveryCount(message);
     try {
       const job = decodeJson<Job>(message.data);
       await handler(job, deliveryOf(message, attempt));
       clearInterval(heartbeat);
       await acknowledge(requests, message, settings.retry);
+      return undefined;
     } catch (error) {
       clearInterval(heartbeat);
       settings.onError(error, `job on ${message.subject} (delivery ${attempt})`);
-      nak(message, Math.min(30_000, 250 * 2 ** (attempt - 1)));
+      const backoffMs = Math.min(30_000, 250 * 2 ** (attempt - 1));
+      nak(message, backoffMs);
+      return backoffMs;
+    }
+  };
+
+  /** Answers the copies of a job as the job itself was answered: acknowledged, or handed back. */
+  const settleCopies = (message: Msg, backoffMs: number | undefined) => {
+    const sequence = streamSequence(message);
+    const held = sequence === undefined ? undefined : copies.get(sequence);
+    if (sequence === undefined || held === undefined) return;
+    copies.delete(sequence);
+    for (const copy of held) {
+      clearInterval(copy.heartbeat);
+      if (backoffMs === undefined) {
+        acknowledge(requests, copy.message, settings.retry).catch((error: unknown) =>
+          settings.onError(error, `acknowledging a second delivery of ${copy.message.subject}`),
+        );
+      } else nak(copy.message, backoffMs);
     }
   };
 
@@ -164,18 +191,29 @@ export function runJobConsumer(
       nak(message);
       return;
     }
-    const heartbeat = keepAlive(message);
-    if (running.size >= settings.concurrency) waiting.push({ message, heartbeat });
-    else start(message, heartbeat);
+    const held: Held = { message, heartbeat: keepAlive(message) };
+    const sequence = streamSequence(message);
+    if (sequence !== undefined) {
+      const copiesOfIt = copies.get(sequence);
+      if (copiesOfIt !== undefined) {
+        copiesOfIt.push(held);
+        return;
+      }
+      copies.set(sequence, []);
+    }
+    if (running.size >= settings.concurrency) waiting.push(held);
+    else start(held);
   };
 
-  const start = (message: Msg, heartbeat: NodeJS.Timeout) => {
-    const task = runOne(message, heartbeat).finally(() => {
-      running.delete(task);
-      const next = waiting.shift();
-      if (next !== undefined) start(next.message, next.heartbeat);
-      schedulePull();
-    });
+  const start = (held: Held) => {
+    const task = runOne(held)
+      .then((backoffMs) => settleCopies(held.message, backoffMs))
+      .finally(() => {
+        running.delete(task);
+        const next = waiting.shift();
+        if (next !== undefined) start(next);
+        schedulePull();
+      });
     running.add(task);
   };
 
@@ -216,6 +254,7 @@ export function runJobConsumer(
       for (const { message, heartbeat } of waiting.splice(0)) {
         clearInterval(heartbeat);
         nak(message);
+        settleCopies(message, 0);
       }
       // Jobs still arriving for earlier pulls are handed back while the running ones finish;
       // once the inbox is gone the server stops delivering to those pulls.
@@ -245,16 +284,31 @@ function nak(message: Msg, delayMs?: number): void {
   }
 }
 
+/** A delivered job with the heartbeat that keeps it from being delivered again meanwhile. */
+interface Held {
+  message: Msg;
+  heartbeat: NodeJS.Timeout;
+}
+
 /**
- * The delivery count from the ack subject JetStream replies with:
+ * The tokens of the ack subject JetStream replies with, from the delivery count on:
  * `$JS.ACK.<stream>.<consumer>.<delivered>.<stream seq>.<consumer seq>.<time>.<pending>`, or the
  * newer form with a domain and an account hash after `ACK` (and a token at the end).
  */
-function deliveryCount(message: Msg): number {
+function ackTokens(message: Msg): string[] {
   const tokens = (message.reply ?? '').split('.');
-  const index = tokens.length === 9 ? 4 : 6;
-  const count = Number(tokens[index]);
+  return tokens.slice(tokens.length === 9 ? 4 : 6);
+}
+
+function deliveryCount(message: Msg): number {
+  const count = Number(ackTokens(message)[0]);
   return Number.isInteger(count) && count > 0 ? count : 1;
+}
+
+/** The job's sequence in the stream: the same for every delivery of it. */
+function streamSequence(message: Msg): string | undefined {
+  const sequence = ackTokens(message)[1];
+  return sequence !== undefined && /^\d+$/.test(sequence) ? sequence : undefined;
 }
 
 function deliveryOf(message: Msg, attempt: number): JobDelivery {

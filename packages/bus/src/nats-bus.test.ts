@@ -1,7 +1,13 @@
 import { describe, expect, inject, it } from 'vitest';
 import { natsBus } from './nats-bus.js';
-import { startCuttableProxy } from './test-support/cuttable-proxy.js';
-import { describeBusConformance, eventually, sampleEvent, sampleJob, uniqueId } from './testing/index.js';
+import {
+  describeBusConformance,
+  eventually,
+  sampleEvent,
+  sampleJob,
+  startCuttableProxy,
+  uniqueId,
+} from './testing/index.js';
 
 describeBusConformance('natsBus', {
   create: () => natsBus({ servers: inject('natsUrl'), name: 'conformance', onError: () => undefined }),

@@ -2,8 +2,7 @@ import type { Job, JobDelivery } from '@interlude/core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startJobWorker } from './job-worker.js';
 import { natsBus } from './nats-bus.js';
-import { startCuttableProxy } from './test-support/cuttable-proxy.js';
-import { eventually, sampleJob, uniqueId } from './testing/index.js';
+import { eventually, sampleJob, startCuttableProxy, uniqueId } from './testing/index.js';
 
 const quiet = () => undefined;
 const opened: { close(): Promise<void> }[] = [];
