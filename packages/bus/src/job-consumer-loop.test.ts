@@ -37,10 +37,10 @@ function scriptedJetStream() {
   return {
     pullSubject,
     answers,
-    /** Delivers `job` as stream message `streamSequence`, the consumer's delivery `consumerSequence`. */
-    async deliver(job: Job, streamSequence: number, consumerSequence: number): Promise<string> {
+    /** Delivers `job` as stream message `streamSequence` stored at `storedAt` (ns), the consumer's delivery `consumerSequence`. */
+    async deliver(job: Job, streamSequence: number, consumerSequence: number, storedAt = '1796000000000000000') {
       await eventually(() => inboxes.length > 0, 'a pull');
-      const ackSubject = `JS.ACK.${stream}.consumer.1.${streamSequence}.${consumerSequence}.1796000000000000000.0`;
+      const ackSubject = `JS.ACK.${stream}.consumer.1.${streamSequence}.${consumerSequence}.${storedAt}.0`;
       connection.publish(inboxes[0] as string, JSON.stringify(job), { reply: ackSubject });
       await connection.flush();
       return ackSubject;
@@ -124,7 +124,27 @@ describe('the job consumer', () => {
     await consumer.stop();
   });
 
-  it('runs two different jobs that happen to arrive together: the copy check goes by stream sequence', async () => {
+  it('acknowledges without running a copy of a job that arrives after the job was acknowledged', async () => {
+    const jetStream = scriptedJetStream();
+    const runs: string[] = [];
+    const consumer = runJobConsumer(
+      connection,
+      createJetStreamRequests(connection, 2_000),
+      jetStream.pullSubject,
+      async (job) => void runs.push(job.id),
+      settings(),
+    );
+    const job = sampleJob();
+    await jetStream.deliver(job, 13, 1);
+    await eventually(() => jetStream.answers.length === 1, 'the first ack');
+    const late = await jetStream.deliver(job, 13, 2);
+    await eventually(() => jetStream.answers.length === 2, 'the copy acknowledged');
+    expect(jetStream.answers[1]).toEqual({ ackSubject: late, answer: '+ACK' });
+    expect(runs).toEqual([job.id]);
+    await consumer.stop();
+  });
+
+  it('runs different jobs, also one stored under a sequence seen before (a stream made anew): copies are told by sequence and time', async () => {
     const jetStream = scriptedJetStream();
     const runs: string[] = [];
     const consumer = runJobConsumer(
@@ -138,6 +158,11 @@ describe('the job consumer', () => {
     await jetStream.deliver(jobs[0] as Job, 11, 1);
     await jetStream.deliver(jobs[1] as Job, 12, 2);
     await eventually(() => runs.length === 2, 'both jobs');
+    // A stream made anew numbers its messages from 1 again: a new job under a sequence seen before runs.
+    const reused = sampleJob();
+    await jetStream.deliver(reused, 11, 3, '1796000000000000001');
+    jobs.push(reused);
+    await eventually(() => runs.length === 3, 'all three jobs');
     expect(runs.sort()).toEqual(jobs.map((job) => job.id).sort());
     await consumer.stop();
   });

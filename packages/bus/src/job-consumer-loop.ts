@@ -43,7 +43,9 @@ const ACK = encoder.encode('+ACK');
  * server, though (a reconnect drops the connection, not the server's waiting pulls), and deliver
  * a job when every slot is busy: that job waits in the consumer, kept alive by its heartbeat, and
  * starts when a slot frees, so no more than `concurrency` jobs ever run and none is handed back
- * (which would spend one of its deliveries). `stop()` hands the waiting ones back at once.
+ * (which would spend one of its deliveries). `stop()` hands the waiting ones back at once. The
+ * server may also deliver again, after a drop, a job that did arrive: a copy of a job still held
+ * waits for it and is answered as it is, a copy of one acknowledged lately is acknowledged.
  */
 export function runJobConsumer(
   connection: NatsConnection,
@@ -67,12 +69,14 @@ export function runJobConsumer(
   /** Jobs delivered while every slot was busy, oldest first, each with its heartbeat running. */
   const waiting: Held[] = [];
   /**
-   * Further deliveries of the jobs this consumer holds (running or waiting), by stream sequence.
+   * Further deliveries of the jobs this consumer holds (running or waiting), by stored message.
    * Across a dropped connection the server may deliver a job again that did arrive, as a first
    * delivery (so its count cannot tell): running the copy too would run its tools twice. A copy
    * is kept alive and answered as the original is, once that one is done.
    */
   const copies = new Map<string, Held[]>();
+  /** Stored messages this consumer acknowledged lately: a late copy of one is acknowledged, not run. */
+  const acknowledged = new Set<string>();
 
   /** Tells the server every third of the ack wait that the job is still being worked on. */
   const keepAlive = (message: Msg): NodeJS.Timeout => {
@@ -108,19 +112,26 @@ export function runJobConsumer(
     }
   };
 
+  const acknowledgeCopy = (copy: Msg) => {
+    acknowledge(requests, copy, settings.retry).catch((error: unknown) =>
+      settings.onError(error, `acknowledging a second delivery of ${copy.subject}`),
+    );
+  };
+
   /** Answers the copies of a job as the job itself was answered: acknowledged, or handed back. */
   const settleCopies = (message: Msg, backoffMs: number | undefined) => {
-    const sequence = streamSequence(message);
-    const held = sequence === undefined ? undefined : copies.get(sequence);
-    if (sequence === undefined || held === undefined) return;
-    copies.delete(sequence);
+    const identity = storedMessage(message);
+    if (identity === undefined) return;
+    if (backoffMs === undefined) {
+      acknowledged.add(identity);
+      if (acknowledged.size > 1_000) acknowledged.delete(acknowledged.values().next().value as string);
+    }
+    const held = copies.get(identity) ?? [];
+    copies.delete(identity);
     for (const copy of held) {
       clearInterval(copy.heartbeat);
-      if (backoffMs === undefined) {
-        acknowledge(requests, copy.message, settings.retry).catch((error: unknown) =>
-          settings.onError(error, `acknowledging a second delivery of ${copy.message.subject}`),
-        );
-      } else nak(copy.message, backoffMs);
+      if (backoffMs === undefined) acknowledgeCopy(copy.message);
+      else nak(copy.message, backoffMs);
     }
   };
 
@@ -191,15 +202,19 @@ export function runJobConsumer(
       nak(message);
       return;
     }
+    const identity = storedMessage(message);
+    if (identity !== undefined && acknowledged.has(identity)) {
+      acknowledgeCopy(message);
+      return;
+    }
     const held: Held = { message, heartbeat: keepAlive(message) };
-    const sequence = streamSequence(message);
-    if (sequence !== undefined) {
-      const copiesOfIt = copies.get(sequence);
+    if (identity !== undefined) {
+      const copiesOfIt = copies.get(identity);
       if (copiesOfIt !== undefined) {
         copiesOfIt.push(held);
         return;
       }
-      copies.set(sequence, []);
+      copies.set(identity, []);
     }
     if (running.size >= settings.concurrency) waiting.push(held);
     else start(held);
@@ -305,10 +320,13 @@ function deliveryCount(message: Msg): number {
   return Number.isInteger(count) && count > 0 ? count : 1;
 }
 
-/** The job's sequence in the stream: the same for every delivery of it. */
-function streamSequence(message: Msg): string | undefined {
-  const sequence = ackTokens(message)[1];
-  return sequence !== undefined && /^\d+$/.test(sequence) ? sequence : undefined;
+/**
+ * Which stored message a delivery is: its stream sequence and the time it was stored, the same
+ * in every delivery of it (the time tells a sequence reused by a stream made anew).
+ */
+function storedMessage(message: Msg): string | undefined {
+  const [, sequence, , time] = ackTokens(message);
+  return sequence !== undefined && time !== undefined && /^\d+$/.test(sequence) ? `${sequence}@${time}` : undefined;
 }
 
 function deliveryOf(message: Msg, attempt: number): JobDelivery {
