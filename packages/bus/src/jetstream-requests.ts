@@ -1,5 +1,6 @@
 import { JetStreamApiError } from '@nats-io/jetstream';
-import { createInbox, type Msg, type MsgHdrs, type NatsConnection, type Status } from '@nats-io/transport-node';
+import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import { watchConnectionStatus } from './connection-status.js';
 
 /** The header JetStream deduplicates publishes by. */
 export const MSG_ID_HEADER = 'Nats-Msg-Id';
@@ -100,24 +101,20 @@ export function createJetStreamRequests(connection: NatsConnection, timeoutMs: n
   );
   sweep.unref();
 
-  // (a QueuedIterator underneath: `stop()` unregisters it, which the AsyncIterable type does not show)
-  const statuses = connection.status() as AsyncIterable<Status> & { stop?: () => void };
-  void (async () => {
-    for await (const status of statuses) {
-      if (status.type === 'disconnect') down = true;
-      else if (status.type === 'reconnect') {
-        down = false;
-        const deadline = Date.now() + timeoutMs;
-        for (const [token, request] of pending) {
-          request.deadline = deadline;
-          send(token, request);
-        }
+  const statuses = watchConnectionStatus(connection, (status) => {
+    if (status.type === 'disconnect') down = true;
+    else if (status.type === 'reconnect') {
+      down = false;
+      const deadline = Date.now() + timeoutMs;
+      for (const [token, request] of pending) {
+        request.deadline = deadline;
+        send(token, request);
       }
     }
-  })().catch(() => undefined);
+  });
   void connection.closed().then(() => {
     clearInterval(sweep);
-    statuses.stop?.();
+    statuses.stop();
     const closed = [...pending.values()];
     pending.clear();
     for (const request of closed) request.reject(named('ClosedConnectionError', 'connection closed'));

@@ -1,4 +1,4 @@
-import type { Job } from '@interlude/core';
+import type { Job, JobHandler } from '@interlude/core';
 import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createJetStreamRequests } from './jetstream-requests.js';
@@ -48,31 +48,36 @@ function scriptedJetStream() {
   };
 }
 
-const settings = (onError: (error: unknown) => void = () => undefined) => ({
-  concurrency: 4,
-  ackWaitMs: 30_000,
-  onError,
-  retry: { isClosed: () => false },
-});
+/** A consumer of the scripted JetStream's pulls, with four slots, running `handler` for each job. */
+function consumeFrom(jetStream: { pullSubject: string }, handler: JobHandler) {
+  const settings = { concurrency: 4, ackWaitMs: 30_000, onError: () => undefined, retry: { isClosed: () => false } };
+  return runJobConsumer(
+    connection,
+    createJetStreamRequests(connection, 2_000),
+    jetStream.pullSubject,
+    handler,
+    settings,
+  );
+}
+
+/** A promise the test settles when it chooses: a job body waits on it. */
+function gate(): { passed: Promise<void>; open: () => void } {
+  let open: () => void = () => undefined;
+  const passed = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { passed, open };
+}
 
 describe('the job consumer', () => {
   it('runs a job the server delivers a second time while the first delivery runs only once, and acknowledges both', async () => {
     const jetStream = scriptedJetStream();
     const runs: string[] = [];
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
+    const release = gate();
+    const consumer = consumeFrom(jetStream, async (job) => {
+      runs.push(job.id);
+      await release.passed;
     });
-    const consumer = runJobConsumer(
-      connection,
-      createJetStreamRequests(connection, 2_000),
-      jetStream.pullSubject,
-      async (job) => {
-        runs.push(job.id);
-        await gate;
-      },
-      settings(),
-    );
     const job = sampleJob();
     const first = await jetStream.deliver(job, 7, 1);
     await eventually(() => runs.length === 1, 'the first delivery running');
@@ -81,7 +86,7 @@ describe('the job consumer', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(runs).toEqual([job.id]);
 
-    release();
+    release.open();
     await eventually(() => jetStream.answers.filter(({ answer }) => answer === '+ACK').length === 2, 'both acks');
     expect(runs).toEqual([job.id]);
     expect(jetStream.answers.filter(({ answer }) => answer === '+ACK').map(({ ackSubject }) => ackSubject)).toEqual([
@@ -94,26 +99,17 @@ describe('the job consumer', () => {
   it('hands back the second delivery of a job whose first delivery failed, with the same backoff', async () => {
     const jetStream = scriptedJetStream();
     let runs = 0;
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
+    const release = gate();
+    const consumer = consumeFrom(jetStream, async () => {
+      runs += 1;
+      await release.passed;
+      throw new Error('the model is down');
     });
-    const consumer = runJobConsumer(
-      connection,
-      createJetStreamRequests(connection, 2_000),
-      jetStream.pullSubject,
-      async () => {
-        runs += 1;
-        await gate;
-        throw new Error('the model is down');
-      },
-      settings(),
-    );
     const job = sampleJob();
     const first = await jetStream.deliver(job, 9, 1);
     await eventually(() => runs === 1, 'the first delivery running');
     const second = await jetStream.deliver(job, 9, 2);
-    release();
+    release.open();
     await eventually(() => jetStream.answers.length === 2, 'both handed back');
     expect(runs).toBe(1);
     const backoff = '-NAK {"delay":250000000}';
@@ -127,13 +123,7 @@ describe('the job consumer', () => {
   it('acknowledges without running a copy of a job that arrives after the job was acknowledged', async () => {
     const jetStream = scriptedJetStream();
     const runs: string[] = [];
-    const consumer = runJobConsumer(
-      connection,
-      createJetStreamRequests(connection, 2_000),
-      jetStream.pullSubject,
-      async (job) => void runs.push(job.id),
-      settings(),
-    );
+    const consumer = consumeFrom(jetStream, async (job) => void runs.push(job.id));
     const job = sampleJob();
     await jetStream.deliver(job, 13, 1);
     await eventually(() => jetStream.answers.length === 1, 'the first ack');
@@ -147,13 +137,7 @@ describe('the job consumer', () => {
   it('runs different jobs, also one stored under a sequence seen before (a stream made anew): copies are told by sequence and time', async () => {
     const jetStream = scriptedJetStream();
     const runs: string[] = [];
-    const consumer = runJobConsumer(
-      connection,
-      createJetStreamRequests(connection, 2_000),
-      jetStream.pullSubject,
-      async (job) => void runs.push(job.id),
-      settings(),
-    );
+    const consumer = consumeFrom(jetStream, async (job) => void runs.push(job.id));
     const jobs = [sampleJob(), sampleJob()];
     await jetStream.deliver(jobs[0] as Job, 11, 1);
     await jetStream.deliver(jobs[1] as Job, 12, 2);

@@ -1,12 +1,6 @@
 import type { Job, JobConsumer, JobDelivery, JobHandler } from '@interlude/core';
-import {
-  createInbox,
-  type Msg,
-  type NatsConnection,
-  nanos,
-  type Status,
-  type Subscription,
-} from '@nats-io/transport-node';
+import { createInbox, type Msg, type NatsConnection, nanos, type Subscription } from '@nats-io/transport-node';
+import { watchConnectionStatus } from './connection-status.js';
 import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson } from './json-codec.js';
 import { isTransientNatsError, type RetryOptions, retryTransient } from './retry.js';
@@ -245,18 +239,14 @@ export function runJobConsumer(
   watchdog.unref();
 
   // Pulls sent before a reconnect died with the old connection (or the old server): ask again.
-  // (a QueuedIterator underneath: `stop()` unregisters it, which the AsyncIterable type does not show)
-  const statuses = connection.status() as AsyncIterable<Status> & { stop?: () => void };
-  void (async () => {
-    for await (const status of statuses) {
-      if (status.type === 'disconnect') disconnected = true;
-      else if (status.type === 'reconnect') {
-        disconnected = false;
-        requested = 0;
-        schedulePull();
-      }
+  const statuses = watchConnectionStatus(connection, (status) => {
+    if (status.type === 'disconnect') disconnected = true;
+    else if (status.type === 'reconnect') {
+      disconnected = false;
+      requested = 0;
+      schedulePull();
     }
-  })().catch(() => undefined);
+  });
 
   schedulePull();
 
@@ -265,7 +255,7 @@ export function runJobConsumer(
       stopped = true;
       clearInterval(watchdog);
       if (retryTimer !== undefined) clearTimeout(retryTimer);
-      statuses.stop?.();
+      statuses.stop();
       for (const { message, heartbeat } of waiting.splice(0)) {
         clearInterval(heartbeat);
         nak(message);
