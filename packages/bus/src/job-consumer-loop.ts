@@ -89,20 +89,20 @@ export function runJobConsumer(
   };
 
   /** Runs a job and acknowledges it; a failed one is handed back with a backoff, which it returns. */
-  const runOne = async ({ message, heartbeat }: Held): Promise<number | undefined> => {
+  const runOne = async ({ message, heartbeat }: Held): Promise<Answer> => {
     const attempt = deliveryCount(message);
     try {
       const job = decodeJson<Job>(message.data);
       await handler(job, deliveryOf(message, attempt));
       clearInterval(heartbeat);
       await acknowledge(requests, message, settings.retry);
-      return undefined;
+      return { acknowledged: true };
     } catch (error) {
       clearInterval(heartbeat);
       settings.onError(error, `job on ${message.subject} (delivery ${attempt})`);
       const backoffMs = Math.min(30_000, 250 * 2 ** (attempt - 1));
       nak(message, backoffMs);
-      return backoffMs;
+      return { acknowledged: false, backoffMs };
     }
   };
 
@@ -113,10 +113,9 @@ export function runJobConsumer(
   };
 
   /** Answers the copies of a job as the job itself was answered: acknowledged, or handed back. */
-  const settleCopies = (message: Msg, backoffMs: number | undefined) => {
-    const identity = storedMessage(message);
+  const settleCopies = ({ identity }: Held, answer: Answer) => {
     if (identity === undefined) return;
-    if (backoffMs === undefined) {
+    if (answer.acknowledged) {
       acknowledged.add(identity);
       if (acknowledged.size > 1_000) acknowledged.delete(acknowledged.values().next().value as string);
     }
@@ -124,8 +123,8 @@ export function runJobConsumer(
     copies.delete(identity);
     for (const copy of held) {
       clearInterval(copy.heartbeat);
-      if (backoffMs === undefined) acknowledgeCopy(copy.message);
-      else nak(copy.message, backoffMs);
+      if (answer.acknowledged) acknowledgeCopy(copy.message);
+      else nak(copy.message, answer.backoffMs);
     }
   };
 
@@ -201,7 +200,7 @@ export function runJobConsumer(
       acknowledgeCopy(message);
       return;
     }
-    const held: Held = { message, heartbeat: keepAlive(message) };
+    const held: Held = { message, heartbeat: keepAlive(message), identity };
     if (identity !== undefined) {
       const copiesOfIt = copies.get(identity);
       if (copiesOfIt !== undefined) {
@@ -216,7 +215,7 @@ export function runJobConsumer(
 
   const start = (held: Held) => {
     const task = runOne(held)
-      .then((backoffMs) => settleCopies(held.message, backoffMs))
+      .then((answer) => settleCopies(held, answer))
       .finally(() => {
         running.delete(task);
         const next = waiting.shift();
@@ -256,10 +255,10 @@ export function runJobConsumer(
       clearInterval(watchdog);
       if (retryTimer !== undefined) clearTimeout(retryTimer);
       statuses.stop();
-      for (const { message, heartbeat } of waiting.splice(0)) {
-        clearInterval(heartbeat);
-        nak(message);
-        settleCopies(message, 0);
+      for (const held of waiting.splice(0)) {
+        clearInterval(held.heartbeat);
+        nak(held.message);
+        settleCopies(held, { acknowledged: false });
       }
       // Jobs still arriving for earlier pulls are handed back while the running ones finish;
       // once the inbox is gone the server stops delivering to those pulls.
@@ -293,7 +292,12 @@ function nak(message: Msg, delayMs?: number): void {
 interface Held {
   message: Msg;
   heartbeat: NodeJS.Timeout;
+  /** Which stored message it is (`storedMessage`), to tell its copies. */
+  identity: string | undefined;
 }
+
+/** How a job was answered: acknowledged, or handed back (after `backoffMs`, or at once). */
+type Answer = { acknowledged: true } | { acknowledged: false; backoffMs?: number };
 
 /**
  * The tokens of the ack subject JetStream replies with, from the delivery count on:
