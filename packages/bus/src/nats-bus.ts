@@ -48,6 +48,7 @@ export function natsBus(options: NatsBusOptions): Bus {
   ready.catch(() => undefined);
 
   return {
+    shared: true,
     async publish(event) {
       const { requests } = await ready;
       await publishEvent(requests, event, retry);

@@ -18,6 +18,9 @@ export type ResumeErrorCode =
   | 'model_mismatch'
   | 'turn_mismatch'
   | 'bad_signature'
+  | 'audience_mismatch'
+  | 'expired'
+  | 'invalid_text'
   | 'already_resumed'
   | 'not_found'
   | 'secret_in_job';

@@ -27,14 +27,19 @@ export function scriptedAgent<Action extends ActionFunction>(
   return { agent, provider, runtime };
 }
 
-/** The checkpoint rebuilt from the event log equals the one the paused response returned. */
+/** The checkpoint rebuilt from the event log, signed with the runtime's keys, equals the one the paused response returned. */
 export async function expectRebuildMatches(
   runtime: ReturnType<typeof createRuntime>,
   response: GenerationResponse,
-  checkpointKey?: string,
 ): Promise<void> {
   const events = await runtime.bus.events(response.generationId);
-  expect(rebuildCheckpoint(events, checkpointKey === undefined ? {} : { checkpointKey })).toEqual(response.checkpoint);
+  const stored = await runtime.bus.checkpoints.load(response.generationId);
+  const rebuilt = rebuildCheckpoint(events, {
+    checkpointKey: runtime.keys,
+    params: stored?.params,
+    audience: await runtime.audience(),
+  });
+  expect(rebuilt).toEqual(response.checkpoint);
 }
 
 /** What a checkpoint looks like after it went through a database: plain JSON. */
