@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createMemoryBus } from '../bus/memory-bus.js';
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
@@ -15,9 +15,15 @@ import { CHECKPOINT_KEY_VARIABLE } from './runtime-keys.js';
 
 const KEY = 'signed-by-default-test-key-0123';
 
+// The suite sets a key for every process it runs; the tests of the defaults start without one.
+const suiteKey = process.env[CHECKPOINT_KEY_VARIABLE];
+beforeEach(() => {
+  delete process.env[CHECKPOINT_KEY_VARIABLE];
+});
 afterEach(() => {
   vi.restoreAllMocks();
-  delete process.env[CHECKPOINT_KEY_VARIABLE];
+  if (suiteKey === undefined) delete process.env[CHECKPOINT_KEY_VARIABLE];
+  else process.env[CHECKPOINT_KEY_VARIABLE] = suiteKey;
 });
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
