@@ -32,7 +32,11 @@ async function throughJsonb(options: RuntimeOptions) {
       (done) => done.status,
       (error: unknown) => (ResumeError.isInstance(error) ? error.code : String(error)),
     );
-  return { outcome, refunds, reordered: Object.keys(checkpoint).join() !== Object.keys(paused.checkpoint ?? {}).join() };
+  return {
+    outcome,
+    refunds,
+    reordered: Object.keys(checkpoint).join() !== Object.keys(paused.checkpoint ?? {}).join(),
+  };
 }
 
 describe('a checkpoint kept in a PostgreSQL jsonb column', () => {
