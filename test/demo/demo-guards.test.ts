@@ -63,7 +63,7 @@ describe('the demo refuses what its own page would not send', () => {
     const toolCallId = pending[0]?.toolCallId as string;
     const approval = JSON.stringify({ toolCallId, value: true });
 
-    const forms = [
+    const forms: Record<string, string>[] = [
       { 'content-type': 'text/plain', origin: 'http://attacker.example' },
       { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://attacker.example' },
       { 'content-type': 'application/json', origin: 'http://attacker.example' },
