@@ -125,10 +125,24 @@ function verifyVersion1(checkpoint: Checkpoint, keys: CheckpointKeys): void {
   }
 }
 
-/** What a version 2 signature covers: everything but the signature, and the params in their JSON form. */
+/**
+ * What a version 2 signature covers: everything but the signature, and the params in their JSON
+ * form. A value JSON cannot carry (Infinity, NaN, a cycle), which no store could have handed
+ * back, is refused as `invalid_checkpoint`.
+ */
 function signedContent(checkpoint: Checkpoint, params: unknown): string {
   const { signature: _signature, ...unsigned } = checkpoint;
-  return canonicalJson({ checkpoint: unsigned, params: jsonForm(params) });
+  try {
+    return canonicalJson({ checkpoint: unsigned, params: jsonForm(params) });
+  } catch (error) {
+    throw new ResumeError(
+      'invalid_checkpoint',
+      `The checkpoint or its params are not JSON: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
 }
 
 /** Params as they read back from any store: what JSON keeps of them (undefined as null). */

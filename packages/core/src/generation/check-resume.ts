@@ -1,4 +1,4 @@
-import type { Checkpoint } from '../checkpoint/checkpoint.js';
+import { type Checkpoint, canonicalCheckpoint } from '../checkpoint/checkpoint.js';
 import { assertCheckpointVersion, parseCheckpoint } from '../checkpoint/parse-checkpoint.js';
 import { type KeysLike, verifyCheckpointSignature } from '../checkpoint/sign-checkpoint.js';
 import { ResumeError } from '../errors/resume-error.js';
@@ -7,6 +7,8 @@ import type { ProviderAdapter, ToolCall } from '../provider/provider-adapter.js'
 
 export interface CheckedResume {
   checkpoint: Checkpoint;
+  /** Its RFC 8785 canonical JSON (`canonicalCheckpoint`): what claims compare and run keys hash. */
+  canonical: string;
   answers: Map<string, unknown>;
   /** The paused turn's calls, in the order the model asked for them. */
   turnCalls: ToolCall[];
@@ -62,7 +64,19 @@ export function checkResume(value: unknown, answers: unknown, expected: ResumeEx
   }
   const turnCalls = pausedTurnCalls(checkpoint, adapter);
   checkTurnMatches(checkpoint, turnCalls);
-  return { checkpoint, answers: validateAnswers(checkpoint.input_requests, answers), turnCalls };
+  const checkedAnswers = validateAnswers(checkpoint.input_requests, answers);
+  return { checkpoint, canonical: canonicalOf(checkpoint), answers: checkedAnswers, turnCalls };
+}
+
+/** The checkpoint's canonical JSON; one JSON cannot carry (Infinity deep in a message) is malformed. */
+function canonicalOf(checkpoint: Checkpoint): string {
+  try {
+    return canonicalCheckpoint(checkpoint);
+  } catch (error) {
+    throw new ResumeError('invalid_checkpoint', `The checkpoint is not JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
 }
 
 function pausedTurnCalls(checkpoint: Checkpoint, adapter: ProviderAdapter): ToolCall[] {

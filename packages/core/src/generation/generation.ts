@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { type ResolvedPrompt, resolvePrompt } from '../agent/action.js';
 import type { AgentBase } from '../agent/agent-types.js';
 import type { Job } from '../bus/bus.js';
-import { canonicalCheckpoint } from '../checkpoint/checkpoint.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { DEFAULT_QUEUE } from '../runtime/runtime.js';
 import { signJob } from '../trust/sign-job.js';
@@ -121,10 +120,9 @@ export class Generation {
 
   private async resume(input: ResumeInput, control: RunControl, stream?: StreamSink): Promise<GenerationResponse> {
     const prompt = this.prompt();
-    const { checkpoint, answers, turnCalls } = await this.check(input);
+    // Serialized once, by the check: the claim compares it with the stored checkpoint, the run key hashes it.
+    const { checkpoint, canonical, answers, turnCalls } = await this.check(input);
     const store = this.agent.runtime.bus.checkpoints;
-    // Serialized once: the claim compares it with the stored checkpoint, the run key hashes it.
-    const canonical = canonicalCheckpoint(checkpoint);
     const stored = await claimCheckpoint(store, checkpoint, control.claimant ?? randomUUID(), canonical);
     const run = runKeyOf(canonical);
     const recovered =
