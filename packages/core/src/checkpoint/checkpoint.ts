@@ -93,9 +93,20 @@ export function orderCheckpoint(checkpoint: Checkpoint): Checkpoint {
 }
 
 /**
- * A checkpoint's RFC 8785 canonical JSON: the same text whatever order its keys (nested ones
- * included) came back in from a store, so two copies of one checkpoint always compare equal.
+ * The RFC 8785 canonical JSON of everything in a checkpoint but its signature: the same text
+ * whatever order its keys (nested ones included) came back in from a store. What a version 2
+ * signature covers, with the params.
  */
-export function canonicalCheckpoint(checkpoint: Checkpoint): string {
-  return canonicalJson(checkpoint);
+export function canonicalUnsigned(checkpoint: Checkpoint): string {
+  const { signature: _signature, ...unsigned } = checkpoint;
+  return canonicalJson(unsigned);
+}
+
+/**
+ * A checkpoint's canonical form: its canonical JSON without the signature, a newline, then the
+ * signature. Two copies of one checkpoint always compare equal; claims compare it and run keys
+ * hash it. `unsigned` is `canonicalUnsigned(checkpoint)` when the caller has it already.
+ */
+export function canonicalCheckpoint(checkpoint: Checkpoint, unsigned = canonicalUnsigned(checkpoint)): string {
+  return `${unsigned}\n${typeof checkpoint.signature === 'string' ? checkpoint.signature : ''}`;
 }

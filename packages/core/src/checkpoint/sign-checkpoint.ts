@@ -1,7 +1,7 @@
 import { ResumeError } from '../errors/resume-error.js';
 import { canonicalJson } from '../trust/canonical-json.js';
 import { type CheckpointKeys, createCheckpointKeys } from '../trust/checkpoint-keys.js';
-import { type Checkpoint, orderCheckpoint } from './checkpoint.js';
+import { type Checkpoint, canonicalUnsigned, orderCheckpoint } from './checkpoint.js';
 
 /** Keys as a runtime holds them, or as given by hand (one key, or several). */
 export type KeysLike = CheckpointKeys | string | readonly string[];
@@ -50,7 +50,7 @@ export function signCheckpoint(checkpoint: Checkpoint, signing: CheckpointSignin
     ...(signing.expiresAt !== undefined && { expires_at: signing.expiresAt }),
     key_id: keys.signingKeyId,
   } as Checkpoint);
-  return { ...unsigned, signature: keys.sign('checkpoint', signedContent(unsigned, signing.params)) };
+  return { ...unsigned, signature: keys.sign('checkpoint', signedContent(canonicalOf(unsigned), signing.params)) };
 }
 
 /**
@@ -65,12 +65,24 @@ export function verifyCheckpointSignature(
   keys: KeysLike | undefined,
   expected: CheckpointExpectations,
 ): void {
+  verifyCheckpoint(checkpoint, keys, expected);
+}
+
+/**
+ * `verifyCheckpointSignature`, handing back the canonical JSON of the checkpoint without its
+ * signature when it made it (a version 2 checkpoint with keys), so a resume serializes once.
+ */
+export function verifyCheckpoint(
+  checkpoint: Checkpoint,
+  keys: KeysLike | undefined,
+  expected: CheckpointExpectations,
+): { unsigned: string | undefined } {
   const held = keys === undefined ? undefined : toKeys(keys);
   if (checkpoint.version === 1) {
     if (held !== undefined) verifyVersion1(checkpoint, held);
-    return;
+    return { unsigned: undefined };
   }
-  if (held !== undefined) verifyVersion2(checkpoint, held, expected.params);
+  const unsigned = held === undefined ? undefined : verifyVersion2(checkpoint, held, expected.params);
   const audience = typeof checkpoint.audience === 'string' ? checkpoint.audience : undefined;
   if (audience !== expected.audience) {
     throw new ResumeError(
@@ -85,9 +97,11 @@ export function verifyCheckpointSignature(
       throw new ResumeError('expired', `The checkpoint expired at ${checkpoint.expires_at}`);
     }
   }
+  return { unsigned };
 }
 
-function verifyVersion2(checkpoint: Checkpoint, keys: CheckpointKeys, params: unknown): void {
+/** Checks a version 2 signature; returns the checkpoint's canonical JSON without it. */
+function verifyVersion2(checkpoint: Checkpoint, keys: CheckpointKeys, params: unknown): string {
   const { key_id: keyId, signature } = checkpoint;
   if (typeof signature !== 'string' || typeof keyId !== 'string') {
     throw new ResumeError(
@@ -101,12 +115,14 @@ function verifyVersion2(checkpoint: Checkpoint, keys: CheckpointKeys, params: un
       `The checkpoint was signed with key ${JSON.stringify(keyId.slice(0, 16))}, which this runtime does not hold`,
     );
   }
-  if (!keys.verify('checkpoint', signedContent(checkpoint, params), keyId, signature)) {
+  const unsigned = canonicalOf(checkpoint);
+  if (!keys.verify('checkpoint', signedContent(unsigned, params), keyId, signature)) {
     throw new ResumeError(
       'bad_signature',
       'The checkpoint signature does not match: it was altered, or is resumed with other params than it was taken with',
     );
   }
+  return unsigned;
 }
 
 function verifyVersion1(checkpoint: Checkpoint, keys: CheckpointKeys): void {
@@ -126,22 +142,22 @@ function verifyVersion1(checkpoint: Checkpoint, keys: CheckpointKeys): void {
 }
 
 /**
- * What a version 2 signature covers: everything but the signature, and the params in their JSON
- * form. A value JSON cannot carry (Infinity, NaN, a cycle), which no store could have handed
- * back, is refused as `invalid_checkpoint`.
+ * What a version 2 signature covers: the RFC 8785 canonical JSON of the checkpoint without its
+ * signature, a newline (which canonical JSON never holds), and that of the params in their JSON
+ * form. The purpose label goes in front (`CheckpointKeys.sign`).
  */
-function signedContent(checkpoint: Checkpoint, params: unknown): string {
-  const { signature: _signature, ...unsigned } = checkpoint;
+function signedContent(unsigned: string, params: unknown): string {
+  return `${unsigned}\n${canonicalJson(jsonForm(params))}`;
+}
+
+/** The checkpoint's canonical JSON without its signature; one with no JSON form (a cycle) is `invalid_checkpoint`. */
+export function canonicalOf(checkpoint: Checkpoint): string {
   try {
-    return canonicalJson({ checkpoint: unsigned, params: jsonForm(params) });
+    return canonicalUnsigned(checkpoint);
   } catch (error) {
-    throw new ResumeError(
-      'invalid_checkpoint',
-      `The checkpoint or its params are not JSON: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
+    throw new ResumeError('invalid_checkpoint', `The checkpoint is not JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 
@@ -149,7 +165,13 @@ function signedContent(checkpoint: Checkpoint, params: unknown): string {
 function jsonForm(params: unknown): unknown {
   if (params === undefined) return null;
   if (typeof params !== 'object' || params === null) return params;
-  return JSON.parse(JSON.stringify(params)) as unknown;
+  try {
+    return JSON.parse(JSON.stringify(params)) as unknown;
+  } catch (error) {
+    throw new ResumeError('invalid_checkpoint', `The action's params are not JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
 }
 
 function toKeys(keys: KeysLike): CheckpointKeys {

@@ -1,13 +1,13 @@
 import { type Checkpoint, canonicalCheckpoint } from '../checkpoint/checkpoint.js';
 import { assertCheckpointVersion, parseCheckpoint } from '../checkpoint/parse-checkpoint.js';
-import { type KeysLike, verifyCheckpointSignature } from '../checkpoint/sign-checkpoint.js';
+import { canonicalOf, type KeysLike, verifyCheckpoint } from '../checkpoint/sign-checkpoint.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { validateAnswers } from '../input-request/validate-answers.js';
 import type { ProviderAdapter, ToolCall } from '../provider/provider-adapter.js';
 
 export interface CheckedResume {
   checkpoint: Checkpoint;
-  /** Its RFC 8785 canonical JSON (`canonicalCheckpoint`): what claims compare and run keys hash. */
+  /** Its canonical form (`canonicalCheckpoint`): what claims compare and run keys hash. */
   canonical: string;
   answers: Map<string, unknown>;
   /** The paused turn's calls, in the order the model asked for them. */
@@ -35,7 +35,7 @@ export interface ResumeExpectations {
 export function checkResume(value: unknown, answers: unknown, expected: ResumeExpectations): CheckedResume {
   // The signature first: any field a client altered is `bad_signature`, whatever it broke.
   assertCheckpointVersion(value);
-  verifyCheckpointSignature(value, expected.keys, { params: expected.params, audience: expected.audience });
+  const { unsigned } = verifyCheckpoint(value, expected.keys, { params: expected.params, audience: expected.audience });
   const checkpoint = parseCheckpoint(value);
   const { adapter } = expected;
   if (checkpoint.agent !== expected.agent) {
@@ -65,18 +65,8 @@ export function checkResume(value: unknown, answers: unknown, expected: ResumeEx
   const turnCalls = pausedTurnCalls(checkpoint, adapter);
   checkTurnMatches(checkpoint, turnCalls);
   const checkedAnswers = validateAnswers(checkpoint.input_requests, answers);
-  return { checkpoint, canonical: canonicalOf(checkpoint), answers: checkedAnswers, turnCalls };
-}
-
-/** The checkpoint's canonical JSON; one JSON cannot carry (Infinity deep in a message) is malformed. */
-function canonicalOf(checkpoint: Checkpoint): string {
-  try {
-    return canonicalCheckpoint(checkpoint);
-  } catch (error) {
-    throw new ResumeError('invalid_checkpoint', `The checkpoint is not JSON: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
+  const canonical = canonicalCheckpoint(checkpoint, unsigned ?? canonicalOf(checkpoint));
+  return { checkpoint, canonical, answers: checkedAnswers, turnCalls };
 }
 
 function pausedTurnCalls(checkpoint: Checkpoint, adapter: ProviderAdapter): ToolCall[] {

@@ -123,7 +123,8 @@ export class Generation {
     // Serialized once, by the check: the claim compares it with the stored checkpoint, the run key hashes it.
     const { checkpoint, canonical, answers, turnCalls } = await this.check(input);
     const store = this.agent.runtime.bus.checkpoints;
-    const stored = await claimCheckpoint(store, checkpoint, control.claimant ?? randomUUID(), canonical);
+    const verified = this.agent.runtime.keys !== undefined;
+    const stored = await claimCheckpoint(store, checkpoint, control.claimant ?? randomUUID(), canonical, verified);
     const run = runKeyOf(canonical);
     const recovered =
       control.recoverFromLog || stored?.interrupted

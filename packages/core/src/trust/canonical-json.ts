@@ -1,21 +1,23 @@
 import canonicalize from 'canonicalize';
 
 /**
- * RFC 8785 (JCS) canonical JSON of a value: keys sorted, numbers and strings written one way, so
- * a value that went through a store which reorders keys (PostgreSQL `jsonb`) or re-encodes it
- * gives the same text, and the same signature. `undefined` (a value with no JSON form, such as an
- * action without params) is written `null`.
+ * RFC 8785 (JCS) canonical JSON of a value's JSON form: keys sorted, numbers and strings written
+ * one way, so a value that went through a store which reorders keys (PostgreSQL `jsonb`) or
+ * re-encodes it gives the same text, and the same signature. `undefined` (a value with no JSON
+ * form, such as an action without params) is written `null`.
  *
- * RFC 8785 has no form for a string holding a lone surrogate (half of a UTF-16 pair), which a
- * tool result or a model's text can hold; such strings are signed as their well-formed form
- * (each lone surrogate read as U+FFFD), which changes nothing a person or a model could tell apart.
+ * RFC 8785 has no form for what JSON.stringify quietly rewrites (Infinity and NaN become `null`)
+ * nor for a string holding a lone surrogate (half of a UTF-16 pair), which a tool result or a
+ * model's text can hold. Such a value is canonicalized as any store would hand it back: its JSON
+ * form, each lone surrogate read as U+FFFD. Nothing a person or a model could tell apart changes.
+ * A value with no JSON form at all (a cycle, a BigInt) throws.
  */
 export function canonicalJson(value: unknown): string {
   try {
     return canonicalize(value) ?? 'null';
-  } catch (error) {
-    if (!(error instanceof Error) || !/lone surrogate/i.test(error.message)) throw error;
-    return canonicalize(wellFormed(value)) ?? 'null';
+  } catch {
+    const stored: unknown = JSON.parse(JSON.stringify(value) ?? 'null');
+    return canonicalize(wellFormed(stored)) ?? 'null';
   }
 }
 
@@ -24,10 +26,7 @@ function wellFormed(value: unknown): unknown {
   if (typeof value === 'string') return toWellFormed(value);
   if (Array.isArray(value)) return value.map(wellFormed);
   if (typeof value === 'object' && value !== null) {
-    const source =
-      typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON(): unknown }).toJSON() : value;
-    if (typeof source !== 'object' || source === null) return wellFormed(source);
-    return Object.fromEntries(Object.entries(source).map(([key, entry]) => [toWellFormed(key), wellFormed(entry)]));
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [toWellFormed(key), wellFormed(entry)]));
   }
   return value;
 }
