@@ -30,8 +30,8 @@ export interface CheckpointExpectations {
 /**
  * The checkpoint with its keys in order and, when signing, `audience`, `expires_at`, `key_id` and
  * `signature` set. A version 2 checkpoint is signed over the RFC 8785 canonical JSON of
- * `{ checkpoint, params }` (everything but the signature, and the action's params), so key order
- * does not matter and other params are refused. A version 1 checkpoint is signed as version 1 was
+ * everything but the signature and that of the action's params, so key order does not matter and
+ * other params are refused. A version 1 checkpoint is signed as version 1 was
  * (HMAC over the ordered JSON, no params), for tests of old checkpoints. Without signing it is
  * returned in order, unsigned.
  */
