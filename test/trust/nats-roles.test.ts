@@ -130,6 +130,10 @@ describe('the three-role nats-server configuration (packages/bus/nats/interlude-
     await expect(workerConnection.request('interlude.jobs.agents', '{}', { timeout: 2_000 })).rejects.toThrow(
       /Permissions Violation/,
     );
+    // Through natsBus too: a worker's runtime that tries to queue a job fails at once, not after retrying forever.
+    const worker = runtimeAs('worker', PASSWORDS.INTERLUDE_WORKER_PASSWORD);
+    const queued = defineTrustDesk(worker, []).refund({ account: 'alice' }).generateLater();
+    await expect(queued).rejects.toMatchObject({ name: 'PermissionViolationError' });
     const watching = await observer();
     watching.connection.subscribe('interlude.jobs.>');
     watching.connection.subscribe('$KV.interlude_checkpoints.>');

@@ -1,6 +1,6 @@
 import { createRuntime, defineAgent, type JobOutcome } from '@interlude/core';
 import { createRefundScenario, scriptedProvider } from '@interlude/core/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { memoryBus } from './memory-bus.js';
 import { eventually } from './testing/index.js';
 import { createWorker } from './worker.js';
@@ -61,5 +61,33 @@ describe('createWorker', () => {
   it('refuses a queue name that cannot be a subject token', () => {
     const runtime = createRuntime({ bus: memoryBus() });
     expect(() => createWorker({ runtime, agents: [], queue: 'a.b' })).toThrow(TypeError);
+  });
+
+  it('says on stderr which job it refused as unsigned, when no onJob is given, and runs nothing', async () => {
+    const runtime = createRuntime({ bus: memoryBus() });
+    const scenario = createRefundScenario();
+    const support = defineAgent({
+      name: 'support',
+      runtime,
+      provider: scriptedProvider(scenario.replies),
+      actions: { handle: scenario.action },
+    });
+    const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const worker = createWorker({ runtime, agents: [support], queue: 'unsigned' });
+    await worker.ready;
+    await runtime.bus.jobs.enqueue('unsigned', {
+      version: 1,
+      id: 'job-from-nobody',
+      kind: 'generate',
+      agent: 'support',
+      action: 'handle',
+      params: { ticketId: 42 },
+      generation_id: 'gen_00000000000000000000000000000001',
+    });
+    await eventually(() => said.mock.calls.length > 0, 'the refusal on stderr');
+    expect(String(said.mock.calls[0]?.[0])).toMatch(/refused job job-from-nobody \(unsigned_job\)/);
+    expect(scenario.runs).toEqual({ lookup_order: 0, issue_refund: 0 });
+    await worker.stop();
+    said.mockRestore();
   });
 });
