@@ -27,46 +27,28 @@ export async function makeTestCertificates(
 ): Promise<TestCertificates> {
   const file = (name: string) => join(directory, name);
   const openssl = (...args: string[]) => run('openssl', args, { cwd: directory });
+  // A fresh RSA key written to <name>.key, and what `-out` names: a certificate or a request.
+  const newKey = (name: string, out: string) => [
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    out,
+  ];
   const selfSigned = (name: string, subject: string) =>
-    openssl(
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      `${name}.key`,
-      '-out',
-      `${name}.pem`,
-      '-days',
-      '2',
-      '-subj',
-      subject,
-    );
+    openssl('req', '-x509', ...newKey(name, `${name}.pem`), '-days', '2', '-subj', subject);
   const signed = async (name: string, subject: string, ca: string, extensions: string) => {
     await writeFile(file(`${name}.ext`), extensions);
-    await openssl(
-      'req',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      `${name}.key`,
-      '-out',
-      `${name}.csr`,
-      '-subj',
-      subject,
-    );
+    await openssl('req', ...newKey(name, `${name}.csr`), '-subj', subject);
+    const authority = ['-CA', `${ca}.pem`, '-CAkey', `${ca}.key`, '-CAcreateserial'];
     await openssl(
       'x509',
       '-req',
       '-in',
       `${name}.csr`,
-      '-CA',
-      `${ca}.pem`,
-      '-CAkey',
-      `${ca}.key`,
-      '-CAcreateserial',
+      ...authority,
       '-out',
       `${name}.pem`,
       '-days',

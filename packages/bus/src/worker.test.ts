@@ -5,7 +5,8 @@ import { memoryBus } from './memory-bus.js';
 import { eventually } from './testing/index.js';
 import { createWorker } from './worker.js';
 
-function setUp() {
+/** A refund desk and its worker; `onJob` collects outcomes unless `reportsItself` leaves the default. */
+function setUp(options: { queue?: string; reportsItself?: boolean } = {}) {
   const runtime = createRuntime({ bus: memoryBus() });
   const scenario = createRefundScenario();
   const support = defineAgent({
@@ -18,9 +19,11 @@ function setUp() {
   const worker = createWorker({
     runtime,
     agents: [support],
-    queue: 'agents',
+    queue: options.queue ?? 'agents',
     concurrency: 2,
-    onJob: (_job, outcome) => void outcomes.push(outcome),
+    ...(options.reportsItself !== true && {
+      onJob: (_job: unknown, outcome: JobOutcome) => void outcomes.push(outcome),
+    }),
   });
   return { runtime, scenario, support, outcomes, worker };
 }
@@ -64,16 +67,8 @@ describe('createWorker', () => {
   });
 
   it('says on stderr which job it refused as unsigned, when no onJob is given, and runs nothing', async () => {
-    const runtime = createRuntime({ bus: memoryBus() });
-    const scenario = createRefundScenario();
-    const support = defineAgent({
-      name: 'support',
-      runtime,
-      provider: scriptedProvider(scenario.replies),
-      actions: { handle: scenario.action },
-    });
     const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const worker = createWorker({ runtime, agents: [support], queue: 'unsigned' });
+    const { runtime, scenario, worker } = setUp({ queue: 'unsigned', reportsItself: true });
     await worker.ready;
     await runtime.bus.jobs.enqueue('unsigned', {
       version: 1,

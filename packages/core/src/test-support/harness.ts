@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { ActionFunction } from '../agent/action.js';
 import type { InputRequestCallbackEntry } from '../agent/agent-types.js';
 import { defineAgent } from '../agent/define-agent.js';
+import type { Job } from '../bus/bus.js';
 import { rebuildCheckpoint } from '../checkpoint/rebuild-checkpoint.js';
 import type { GenerationResponse } from '../generation/generation-response.js';
 import { createRuntime } from '../runtime/create-runtime.js';
@@ -40,6 +41,29 @@ export async function expectRebuildMatches(
     audience: await runtime.audience(),
   });
   expect(rebuilt).toEqual(response.checkpoint);
+}
+
+/**
+ * The (unsigned) resume job of the harness agent's `handle` action that `resumeLater` would queue
+ * for a paused response, as plain JSON.
+ */
+export function resumeJobOf(
+  paused: GenerationResponse,
+  id: string,
+  params: unknown,
+  answers: Record<string, unknown>,
+): Job {
+  return {
+    version: 1,
+    id,
+    kind: 'resume',
+    agent: 'support',
+    action: 'handle',
+    params,
+    generation_id: paused.generationId,
+    checkpoint: throughJson(paused.checkpoint),
+    answers,
+  };
 }
 
 /** What a checkpoint looks like after it went through a database: plain JSON. */

@@ -3,7 +3,7 @@ import type { Job } from '../bus/bus.js';
 import { TrustError } from '../errors/trust-error.js';
 import { runJob } from '../runtime/run-job.js';
 import type { RuntimeOptions } from '../runtime/runtime.js';
-import { scriptedAgent, throughJson } from '../test-support/harness.js';
+import { resumeJobOf, scriptedAgent } from '../test-support/harness.js';
 import { createRefundScenario } from '../testing/refund-fixture.js';
 import { createCheckpointKeys } from './checkpoint-keys.js';
 import { signJob } from './sign-job.js';
@@ -16,17 +16,7 @@ async function pausedRefund(options: RuntimeOptions = { checkpointKey: KEY }) {
   const scenario = createRefundScenario();
   const harness = scriptedAgent(scenario.action, scenario.replies, options);
   const paused = await harness.agent.handle({ ticketId: 42 }).generateNow();
-  const job: Job = {
-    version: 1,
-    id: 'job-attacker',
-    kind: 'resume',
-    agent: 'support',
-    action: 'handle',
-    params: { ticketId: 42 },
-    generation_id: paused.generationId,
-    checkpoint: throughJson(paused.checkpoint),
-    answers: { call_refund: true },
-  };
+  const job = resumeJobOf(paused, 'job-attacker', { ticketId: 42 }, { call_refund: true });
   return { ...harness, scenario, paused, job };
 }
 
