@@ -80,7 +80,7 @@ describe('createWorker', () => {
       generation_id: 'gen_00000000000000000000000000000001',
     });
     await eventually(() => said.mock.calls.length > 0, 'the refusal on stderr');
-    expect(String(said.mock.calls[0]?.[0])).toMatch(/refused job job-from-nobody \(unsigned_job\)/);
+    expect(String(said.mock.calls[0]?.[0])).toMatch(/refused job "job-from-nobody" \(unsigned_job\)/);
     expect(scenario.runs).toEqual({ lookup_order: 0, issue_refund: 0 });
     await worker.stop();
     said.mockRestore();

@@ -58,6 +58,7 @@ export function createWorker(options: WorkerOptions): Worker {
 /** The default `onJob`: says on stderr which job was refused as unsigned or forged, and why. */
 function reportForgedJob(job: Job, outcome: JobOutcome): void {
   if (outcome.status !== 'refused' || !('error' in outcome) || !TrustError.isInstance(outcome.error)) return;
-  const id = typeof job.id === 'string' ? job.id.slice(0, 64) : '?';
+  // Quoted: whoever forged the job chose its id, control characters included.
+  const id = JSON.stringify(typeof job.id === 'string' ? job.id.slice(0, 64) : null);
   console.error(`[interlude/worker] refused job ${id} (${outcome.error.code}): ${outcome.error.message}`);
 }

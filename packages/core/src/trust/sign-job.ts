@@ -44,8 +44,8 @@ export function verifyJob(job: Job, keys: CheckpointKeys | undefined): void {
   }
 }
 
+/** The job as a message names it: quoted and cut short, since a forger chose these strings. */
 function describe(job: Job): string {
-  const id = typeof job.id === 'string' ? job.id.slice(0, 64) : '?';
-  const generation = typeof job.generation_id === 'string' ? job.generation_id.slice(0, 64) : '?';
-  return `${id} (generation ${generation})`;
+  const quoted = (value: unknown) => JSON.stringify(typeof value === 'string' ? value.slice(0, 64) : null);
+  return `${quoted(job.id)} (generation ${quoted(job.generation_id)})`;
 }
