@@ -188,6 +188,21 @@ describe('anthropic adapter on the wire', () => {
     expect(server.requests[0]?.body).not.toHaveProperty('container');
   });
 
+  it('judges container expiry by the clock it is given, so a recorded container replays the same way any day', async () => {
+    const container = { id: 'container_recorded', expires_at: '2026-02-10T16:30:00Z' };
+    const history = [
+      ...adapter.userMessages('Count refunds'),
+      { role: 'assistant', content: [{ type: 'text', text: 'ran it' }], container },
+      { role: 'user', content: 'again' },
+    ];
+    const at = (iso: string) => createAnthropicOnWire(server.url, { now: () => new Date(iso) });
+    server.enqueue('/v1/messages', { json: fixtures.json('refund-done') }, { json: fixtures.json('refund-done') });
+    await at('2026-02-10T16:00:00Z').call(request({ messages: history }), { stream: false });
+    await at('2026-02-10T17:00:00Z').call(request({ messages: history }), { stream: false });
+    expect(server.requests[0]?.body).toMatchObject({ container: 'container_recorded' });
+    expect(server.requests[1]?.body).not.toHaveProperty('container');
+  });
+
   it('with cache: true marks the last block of a stored assistant message on the wire, not in the history', async () => {
     const cached = createAnthropicOnWire(server.url, { cache: true });
     const paused = fixtures.json<{ content: Record<string, unknown>[] }>('web-search-pause-turn');
