@@ -1,13 +1,15 @@
-import type { ModelResponse, ToolCall, Usage } from '@interlude/core';
-import { createAssistantMessage } from './convert-to-openai-chat-messages.js';
+import type { ModelResponse, Usage } from '@interlude/core';
+import { createAssistantMessage, type StoredChatToolCall } from './convert-to-openai-chat-messages.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { type OpenAIChatUsage, openaiChatResponseSchema } from './openai-chat-api.js';
 import { invalidResponseError, OPENAI_CHAT_LABEL, OPENAI_CHAT_PROVIDER } from './openai-chat-error.js';
+import { pickReplayedFields } from './openai-chat-reasoning-fields.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
 
 /**
  * Reads a non-streamed chat completion into core's `ModelResponse`: the assistant message to
- * store (first choice), its tool calls in order, text, finish reason and usage.
+ * store (first choice, with the reasoning fields a compatible server needs back), its tool calls
+ * in order, text, finish reason and usage.
  *
  * @see https://platform.openai.com/docs/api-reference/chat/object
  */
@@ -19,20 +21,14 @@ export function parseOpenAIChatResponse(body: unknown): ModelResponse {
   const response = parsed.data;
   const choice = response.choices[0]!;
   const text = choice.message.content ?? '';
-  const rawCalls = choice.message.tool_calls ?? [];
-  const toolCalls: ToolCall[] = rawCalls.map((call) => ({
-    id: call.id,
-    name: call.function.name,
-    arguments: parseToolArguments(call.function.arguments),
+  const calls: StoredChatToolCall[] = (choice.message.tool_calls ?? []).map((call) => ({
+    call: { id: call.id, name: call.function.name, arguments: parseToolArguments(call.function.arguments) },
+    rawArguments: call.function.arguments,
+    fields: pickReplayedFields(call, ['extra_content']),
   }));
+  const toolCalls = calls.map(({ call }) => call);
   return {
-    messages: [
-      createAssistantMessage(
-        text,
-        toolCalls,
-        rawCalls.map((call) => call.function.arguments),
-      ),
-    ],
+    messages: [createAssistantMessage(text, calls, pickReplayedFields(choice.message))],
     toolCalls,
     text,
     finishReason: mapOpenAIChatFinishReason(choice.finish_reason, toolCalls.length > 0),
