@@ -12,7 +12,18 @@ import { expectSameConversation } from './same-conversation.js';
 const corpus = loadCorpus();
 const deskTools = ['lookup_order', 'issue_refund', 'close_account'];
 /** The servers whose real traffic the corpus reproduces (the providers README lists the same). */
-const COVERED_SERVERS = ['Anthropic', 'OpenAI', 'DeepSeek', 'Groq', 'Qwen', 'xAI', 'OpenRouter', 'Ollama', 'LM Studio'];
+const COVERED_SERVERS = [
+  'Anthropic',
+  'OpenAI',
+  'DeepSeek',
+  'Gemini',
+  'Groq',
+  'Qwen',
+  'xAI',
+  'OpenRouter',
+  'Ollama',
+  'LM Studio',
+];
 
 let server: WireServer;
 beforeEach(async () => {

@@ -1,4 +1,5 @@
 import type { ModelResponse, ModelStreamPart } from '@interlude/core';
+import { createToolCallIds } from '../shared/tool-call-ids.js';
 import { createAssistantMessage, type StoredChatToolCall } from './convert-to-openai-chat-messages.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { type OpenAIChatUsage, openaiChatChunkSchema } from './openai-chat-api.js';
@@ -28,7 +29,8 @@ interface PartialToolCall {
  * keyed by `index` and are reported once the choice finishes, complete and in order. The reasoning
  * fields a compatible server streams (`reasoning_content`, `reasoning`, `reasoning_details`,
  * `extra_content`, on the message or on a call) are gathered and stored as a non-streamed answer
- * would have them. A stream that ends without a `finish_reason` was cut and fails with a
+ * would have them; calls get the ids a non-streamed answer would give them (`createToolCallIds`).
+ * A stream that ends without a `finish_reason` was cut and fails with a
  * `ProviderError` instead of passing as an answer.
  *
  * @see https://platform.openai.com/docs/api-reference/chat-streaming/streaming
@@ -37,6 +39,7 @@ export async function readOpenAIChatStream(
   chunks: AsyncIterable<unknown>,
   onPart: ((part: ModelStreamPart) => void) | undefined,
   signal: AbortSignal | undefined,
+  turn: number,
 ): Promise<ModelResponse> {
   let text = '';
   let finishReason: string | undefined;
@@ -82,10 +85,11 @@ export async function readOpenAIChatStream(
   if (signal?.aborted) throw abortedError(OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL, signal.reason);
   if (finishReason === undefined) throw streamEndedEarlyError(OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL, 'finish_reason');
 
+  const ids = createToolCallIds(turn);
   const calls: StoredChatToolCall[] = partials
     .filter((partial) => partial !== undefined)
     .map((partial) => ({
-      call: { id: partial.id, name: partial.name, arguments: parseToolArguments(partial.arguments) },
+      call: { id: ids.next(partial.id), name: partial.name, arguments: parseToolArguments(partial.arguments) },
       rawArguments: partial.arguments,
       fields: partial.extraContent !== undefined ? { extra_content: partial.extraContent } : {},
     }));

@@ -9,7 +9,8 @@ import { z } from 'zod';
  */
 export const openaiResponsesFunctionCallSchema = z.looseObject({
   type: z.literal('function_call'),
-  call_id: z.string(),
+  // Compatible servers have sent it empty or not at all; the adapter makes one up then.
+  call_id: z.string().nullish(),
   name: z.string(),
   arguments: z.string(),
 });
