@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import type { ModelRequest, ModelStreamPart } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -139,6 +140,31 @@ describe('anthropic adapter on the wire', () => {
     expect(response.toolCalls).toEqual([]);
     expect(response.messages).toEqual([{ role: 'assistant', content: fixture.content }]);
   });
+
+  it.each([
+    ['mcp-tool-use-stream', 'mcp_tool_use', { input: { order_id: 42 } }],
+    ['compaction-stream', 'compaction', { content: expect.stringContaining('## Summary of the conversation') }],
+  ])(
+    'stores a streamed %s block the SDK does not assemble as it streamed, and sends it back so',
+    async (name, type, expected) => {
+      const raw = readFileSync(
+        new URL(`../corpus/__fixtures__/recorded/anthropic/${name}/response.sse`, import.meta.url),
+        'utf8',
+      );
+      server.enqueue('/v1/messages', { raw, contentType: 'text/event-stream' }, { json: fixtures.json('refund-done') });
+      const streamed = await adapter.call(request(), { stream: true });
+      const content = (streamed.messages[0] as { content: Record<string, unknown>[] }).content;
+      expect(content.find((block) => block.type === type)).toMatchObject(expected);
+      const history = [
+        ...adapter.userMessages('Refund order 42'),
+        ...streamed.messages,
+        { role: 'user', content: 'thanks' },
+      ];
+      await adapter.call(request({ messages: history }), { stream: false });
+      const sent = server.requests[1]?.body as { messages: { content: unknown }[] };
+      expect(sent.messages[1]?.content).toEqual(content);
+    },
+  );
 
   it('passes server tools through as written, after the client tools', async () => {
     const withSearch = createAnthropicOnWire(server.url, {
