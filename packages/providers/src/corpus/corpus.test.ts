@@ -22,6 +22,7 @@ const COVERED_SERVERS = [
   'xAI',
   'OpenRouter',
   'Ollama',
+  'Azure OpenAI',
   'LM Studio',
 ];
 

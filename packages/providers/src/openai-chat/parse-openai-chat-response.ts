@@ -37,8 +37,8 @@ export function parseOpenAIChatResponse(body: unknown, turn: number): ModelRespo
     finishReason: mapOpenAIChatFinishReason(choice.finish_reason, toolCalls.length > 0),
     ...(choice.finish_reason ? { rawFinishReason: choice.finish_reason } : {}),
     ...(response.usage ? { usage: mapOpenAIChatUsage(response.usage) } : {}),
-    ...(response.id !== undefined ? { responseId: response.id } : {}),
-    ...(response.model !== undefined ? { responseModel: response.model } : {}),
+    ...(response.id ? { responseId: response.id } : {}),
+    ...(response.model ? { responseModel: response.model } : {}),
   };
 }
 

@@ -56,8 +56,9 @@ export async function readOpenAIChatStream(
         throw invalidResponseError(OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL, `bad chunk: ${parsed.error.message}`);
       }
       const chunk = parsed.data;
-      responseId ??= chunk.id;
-      responseModel ??= chunk.model;
+      // The first chunk that names them: Azure's model router opens with `"id": ""` and `"model": ""`.
+      if (!responseId && chunk.id) responseId = chunk.id;
+      if (!responseModel && chunk.model) responseModel = chunk.model;
       if (chunk.usage) usage = chunk.usage;
       const choice = chunk.choices?.find((candidate) => (candidate.index ?? 0) === 0);
       if (choice === undefined) continue;
