@@ -27,7 +27,10 @@ export const openaiResponsesUsageSchema = z.looseObject({
   input_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
 });
 
-export const openaiResponsesErrorSchema = z.looseObject({ code: z.string().nullish(), message: z.string().nullish() });
+export const openaiResponsesErrorSchema = z.looseObject({
+  code: z.union([z.string(), z.number()]).nullish(),
+  message: z.string().nullish(),
+});
 
 export const openaiResponsesResponseSchema = z.looseObject({
   id: z.string().optional(),
@@ -52,7 +55,7 @@ export const openaiResponsesStreamEventSchemas = {
   'response.completed': z.looseObject({ response: z.looseObject({ output: z.array(z.unknown()).optional() }) }),
   'response.incomplete': z.looseObject({ response: z.looseObject({ output: z.array(z.unknown()).optional() }) }),
   'response.failed': z.looseObject({ response: z.looseObject({ error: openaiResponsesErrorSchema.nullish() }) }),
-  error: z.looseObject({ code: z.string().nullish(), message: z.string().nullish() }),
+  error: openaiResponsesErrorSchema,
 } as const;
 
 export type OpenAIResponsesStreamEventType = keyof typeof openaiResponsesStreamEventSchemas;
