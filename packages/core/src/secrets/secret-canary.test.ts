@@ -154,6 +154,67 @@ describe('secret answers', () => {
     },
   );
 
+  it('a one-character secret leaves the order id, the amount and the dates the model reads intact', async () => {
+    const verifyPin = tool({
+      name: 'verify_pin',
+      description: 'Check the PIN, then read the order',
+      input: z.object({ order_id: z.number() }),
+      run: ({ order_id }, ctx) =>
+        ctx.answer === undefined
+          ? InputRequest.secret('PIN?')
+          : { order_id, amount: 10.5, ordered: '2025-01-05', shipped_at: '2025-01-07T10:15:00Z', pin: ctx.answer },
+    });
+    const { agent, provider, runtime } = scriptedAgent(
+      () => ({ message: 'Where is order 1042?', tools: [verifyPin] }),
+      [{ toolCalls: [{ id: 'c_pin', name: 'verify_pin', arguments: { order_id: 1042 } }] }, { text: 'It shipped.' }],
+    );
+    const asked = await agent.handle({}).generateNow();
+    await agent.handle({}).resumeNow({ checkpoint: throughJson(asked.checkpoint), answers: { c_pin: '1' } });
+    const toolResult = provider.requests[1]?.messages.at(-1) as { content: Array<{ content: string }> };
+    expect(JSON.parse(toolResult.content[0]?.content ?? '')).toEqual({
+      order_id: 1042,
+      amount: 10.5,
+      ordered: '2025-01-05',
+      shipped_at: '2025-01-07T10:15:00Z',
+      pin: '[FILTERED]',
+    });
+    const completed = (await runtime.bus.events(asked.generationId)).find((event) => event.event === 'tool_completed');
+    expect(completed?.data).toMatchObject({ result: { order_id: 1042, ordered: '2025-01-05', pin: '[FILTERED]' } });
+  });
+
+  it('an object secret: its keys reach neither the model nor the events, the keys its schema declares do', async () => {
+    const keyCanary = 'device-7f3a9c-key';
+    const valueCanary = 'token-7f3a9c-value';
+    const saveKeys = tool({
+      name: 'save_keys',
+      description: 'Store API keys by device',
+      input: z.object({}),
+      run: (_, ctx) =>
+        ctx.answer === undefined
+          ? InputRequest.secret('Keys by device?', {
+              schema: z.object({ owner: z.string(), keys: z.record(z.string(), z.string()) }),
+            })
+          : { saved: ctx.answer, devices: Object.keys((ctx.answer as { keys: object }).keys) },
+    });
+    const { agent, provider, runtime } = scriptedAgent(
+      () => ({ message: 'Store my keys', tools: [saveKeys] }),
+      [{ toolCalls: [{ id: 'c_keys', name: 'save_keys', arguments: {} }] }, { text: 'Stored.' }],
+    );
+    const asked = await agent.handle({}).generateNow();
+    await agent.handle({}).resumeNow({
+      checkpoint: throughJson(asked.checkpoint),
+      answers: { c_keys: { owner: 'ada-lovelace', keys: { [keyCanary]: valueCanary } } },
+    });
+    const events = await runtime.bus.events(asked.generationId);
+    const everything = JSON.stringify([provider.requests, events]);
+    expect(everything).not.toContain(keyCanary);
+    expect(everything).not.toContain(valueCanary);
+    const completed = events.find((event) => event.event === 'tool_completed');
+    expect(completed?.data).toMatchObject({
+      result: { saved: { owner: '[FILTERED]', keys: { '[FILTERED]': '[FILTERED]' } }, devices: ['[FILTERED]'] },
+    });
+  });
+
   it('compares numbers in written form', () => {
     const scrubber = new Scrubber();
     scrubber.add(4921);
