@@ -1,4 +1,5 @@
-import { type ChoiceOption, type InputRequestJSON, isLabelledOption } from '../input-request/input-request.js';
+import type { InputRequestJSON, JsonValue } from '../input-request/input-request.js';
+import { scrubInputRequest } from './scrub-input-request.js';
 import { scrubValue } from './scrub-value.js';
 import { secretLeaves } from './secret-leaves.js';
 import { FILTERED, SecretMatcher } from './secret-matcher.js';
@@ -14,6 +15,8 @@ export { FILTERED };
  */
 export class Scrubber {
   private readonly matcher = new SecretMatcher();
+  /** Real values of options shown as placeholders, by tool call id, then placeholder. */
+  private readonly heldOptions = new Map<string, Map<string, JsonValue>>();
 
   get isEmpty(): boolean {
     return this.matcher.isEmpty;
@@ -37,21 +40,22 @@ export class Scrubber {
     return scrubValue(this.matcher, value) as T;
   }
 
-  /**
-   * An input request with the text its tool wrote (prompt, metadata, arguments, option labels)
-   * scrubbed. What identifies it (kind, call id, tool name) and what defines a valid answer (option
-   * values, schema) is kept verbatim: those existed before any secret was answered, so they cannot
-   * carry one, and a secret that merely equals `confirm` or an option must not turn the request into
-   * one nobody can read or answer.
-   */
+  /** A question asked after a secret, scrubbed (see `scrubInputRequest`). */
   inputRequest(request: InputRequestJSON): InputRequestJSON {
-    if (this.isEmpty) return request;
-    // Assigned over a copy, so the keys keep the order `toJSON()` wrote them in.
-    const scrubbed: InputRequestJSON = { ...request, prompt: this.text(request.prompt) };
-    if (request.options !== undefined) scrubbed.options = request.options.map((option) => this.option(option));
-    if (request.metadata !== undefined) scrubbed.metadata = this.value(request.metadata);
-    if ('arguments' in request) scrubbed.arguments = this.value(request.arguments);
-    return scrubbed;
+    return scrubInputRequest(this, request);
+  }
+
+  /** Keeps the real value of an option `scrubInputRequest` replaced, in memory only. */
+  holdOption(toolCallId: string, placeholder: string, value: JsonValue): void {
+    const held = this.heldOptions.get(toolCallId) ?? new Map<string, JsonValue>();
+    held.set(placeholder, value);
+    this.heldOptions.set(toolCallId, held);
+  }
+
+  /** The real value behind a placeholder option of a call's question, if this scrubber replaced it. */
+  heldOption(toolCallId: string, placeholder: string): { value: JsonValue } | undefined {
+    const held = this.heldOptions.get(toolCallId);
+    return held?.has(placeholder) ? { value: held.get(placeholder) as JsonValue } : undefined;
   }
 
   /** Whether a value holds a secret anywhere `value()` would replace one. */
@@ -61,9 +65,5 @@ export class Scrubber {
     const tally = { replaced: 0 };
     scrubValue(this.matcher, value, tally);
     return tally.replaced > 0;
-  }
-
-  private option(option: ChoiceOption): ChoiceOption {
-    return isLabelledOption(option) ? { ...option, label: this.text(option.label) } : option;
   }
 }

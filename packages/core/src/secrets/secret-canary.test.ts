@@ -97,9 +97,15 @@ describe('secret answers', () => {
     expect(everything).toContain('[FILTERED]');
   });
 
-  it.each<string | number>(['confirm', 'c_pin', 'pick_shipping', 2, 'stop'])(
+  it.each<[string | number, unknown[]]>([
+    ['confirm', ['[FILTERED] option 1', { value: 2, label: 'c_pin or [FILTERED]' }]],
+    ['c_pin', ['confirm', { value: 2, label: '[FILTERED] or confirm' }]],
+    ['pick_shipping', ['confirm', { value: 2, label: 'c_pin or confirm' }]],
+    [2, ['confirm', { value: '[FILTERED] option 2', label: 'c_pin or confirm' }]],
+    ['stop', ['confirm', { value: 2, label: 'c_pin or confirm' }]],
+  ])(
     'a secret equal to a kind, a call id, an option, a counter or a finish reason (%s) leaves the next pause readable and answerable',
-    async (secret) => {
+    async (secret, shownOptions) => {
       // A person may type anything as a PIN, including words the framework uses itself.
       const pinTool = tool({
         name: 'verify_pin',
@@ -107,16 +113,20 @@ describe('secret answers', () => {
         input: z.object({}),
         run: (_, ctx) => (ctx.answer === undefined ? InputRequest.secret('PIN?') : 'verified'),
       });
+      const picked: unknown[] = [];
       const shipping = tool({
         name: 'pick_shipping',
         description: 'Pick shipping',
         input: z.object({ note: z.string() }),
-        run: (_, ctx) =>
-          ctx.answer === undefined
-            ? InputRequest.choice('Ship how? (not confirm)', {
-                options: ['confirm', { value: 2, label: 'c_pin or confirm' }],
-              })
-            : { shipped: ctx.answer },
+        run: (_, ctx) => {
+          if (ctx.answer === undefined) {
+            return InputRequest.choice('Ship how? (not confirm)', {
+              options: ['confirm', { value: 2, label: 'c_pin or confirm' }],
+            });
+          }
+          picked.push(ctx.answer);
+          return { shipped: ctx.answer };
+        },
       });
       const { agent, runtime } = scriptedAgent(
         () => ({ message: 'Ship it', tools: [pinTool, shipping] }),
@@ -135,8 +145,8 @@ describe('secret answers', () => {
       expect(request?.kind).toBe('choice');
       expect(request?.toolCallId).toBe('c_ship');
       expect(request?.toolName).toBe('pick_shipping');
-      // Option values define valid answers and stay; a label is the tool's text and is scrubbed.
-      expect(request?.options).toEqual(['confirm', { value: 2, label: expect.not.stringContaining(String(secret)) }]);
+      // An option value equal to the secret shows as a placeholder; labels are scrubbed like any text.
+      expect(request?.options).toEqual(shownOptions);
       expect(request?.prompt).not.toContain(String(secret));
       // Scrubbed in place: the stored request keeps the key order `toJSON()` writes.
       expect(Object.keys(again.checkpoint?.input_requests[0] ?? {})).toEqual(Object.keys(request?.toJSON() ?? {}));
@@ -145,10 +155,12 @@ describe('secret answers', () => {
         (event) => event.event === 'input_requested',
       );
       expect(requested.at(-1)?.data).toMatchObject({ input_requests: [{ kind: 'choice', tool_call_id: 'c_ship' }] });
+      // The person picks the first option as shown; the tool gets the value it offered.
       const done = await agent
         .handle({})
-        .resumeNow({ checkpoint: throughJson(again.checkpoint), answers: { c_ship: 'confirm' } });
+        .resumeNow({ checkpoint: throughJson(again.checkpoint), answers: { c_ship: shownOptions[0] } });
       expect(done.status).toBe('completed');
+      expect(picked).toEqual(['confirm']);
       const completed = (await runtime.bus.events(again.generationId)).find((event) => event.event === 'completed');
       expect(completed?.data).toMatchObject({ text: 'done', finish_reason: 'stop' });
     },
