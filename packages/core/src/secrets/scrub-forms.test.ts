@@ -64,6 +64,17 @@ describe('a secret in the forms a tool writes it', () => {
     for (const text of texts) expect(secretFormsIn(scrubber.text(text), CANARY), text).toEqual([]);
   });
 
+  it('JSON-escaped at any depth: a secret in an error body, in a log line, in a message', () => {
+    const scrubber = scrubberOf(`${CANARY}\n\u0001`);
+    let nested: unknown = { token: `${CANARY}\n\u0001` };
+    for (let depth = 1; depth <= 4; depth += 1) {
+      nested = { depth, body: JSON.stringify(nested) };
+      const written = JSON.stringify(nested);
+      expect(secretFormsIn(scrubber.text(written), CANARY), `${depth} levels`).toEqual([]);
+      expect(scrubber.text(written), `${depth} levels`).toContain(FILTERED);
+    }
+  });
+
   it('typed in NFD is found written in NFC, and the other way round', () => {
     expect(scrubberOf(CANARY.normalize('NFD')).text(`x ${CANARY.normalize('NFC')} y`)).toBe(`x ${FILTERED} y`);
     expect(scrubberOf(CANARY.normalize('NFC')).text(`x ${CANARY.normalize('NFD')} y`)).toBe(`x ${FILTERED} y`);

@@ -16,24 +16,27 @@ export function foldCase(text: string): string {
 }
 
 /**
- * Every written form of a secret that a tool produces in practice, worked out once when the secret
- * is answered so that scrubbing stays one pass over the text. Matching is case-insensitive, which
- * also covers upper- and lower-case hex and percent-escapes. A form that only appears in part
- * (base64 of text that starts mid-group) is represented by the characters the secret alone decides.
+ * Every written form of a secret that a tool produces in practice, as regular-expression sources,
+ * worked out once when the secret is answered so that scrubbing stays one pass over the text.
+ * Matching is case-insensitive, which also covers upper- and lower-case hex and percent-escapes.
+ * Text is matched through JSON escaping at any depth (a secret in a JSON string in another JSON
+ * string…). A form that only appears in part (base64 of data that starts mid-group) is
+ * represented by the characters the secret alone decides.
  */
-export function textFormsOf(secret: string): string[] {
-  const forms = new Set<string>();
+export function formPatternsOf(secret: string): string[] {
+  const patterns = new Set<string>();
+  const literals = new Set<string>();
   for (const text of normalForms(secret)) {
-    forms.add(text).add(text.toUpperCase()).add(text.toLowerCase());
-    for (const form of jsonEscapings(text)) forms.add(form);
-    for (const form of urlEncodings(text)) forms.add(form);
+    for (const cased of [text, text.toUpperCase(), text.toLowerCase()]) patterns.add(throughJsonEscapes(cased));
+    for (const form of urlEncodings(text)) literals.add(form);
     const bytes = Buffer.from(text, 'utf8');
-    forms.add(bytes.toString('hex'));
+    literals.add(bytes.toString('hex'));
     // A Buffer or byte array written into text: JSON's `[116,111]`, Python's `[116, 111]`.
-    forms.add([...bytes].join(',')).add([...bytes].join(', '));
-    for (const form of base64Forms(bytes)) forms.add(form);
+    literals.add([...bytes].join(',')).add([...bytes].join(', '));
+    for (const form of base64Forms(bytes)) literals.add(form);
   }
-  return [...forms].filter((form) => form.length > 0);
+  for (const form of literals) if (form.length > 0) patterns.add(escapeRegExp(form));
+  return [...patterns];
 }
 
 /** The secret as bytes in text form (latin1: one character a byte), to find it in a byte array. */
@@ -47,19 +50,45 @@ export function byteFormsOf(secret: string): string[] {
   return [...forms];
 }
 
+/** A literal for a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+}
+
 /** As typed, composed (NFC) and decomposed (NFD): `é` can be one code point or two. */
 function normalForms(secret: string): Set<string> {
   return new Set([secret, secret.normalize('NFC'), secret.normalize('NFD')]);
 }
 
-/** Inside a JSON string: escaped once, escaped with `\/` or ASCII-only `\u` escapes, and escaped twice. */
-function jsonEscapings(text: string): string[] {
-  const once = JSON.stringify(text).slice(1, -1);
-  const asciiOnly = once.replace(
-    /[\u0080-\uffff]/g,
-    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  return [once, asciiOnly, once.replaceAll('/', '\\/'), JSON.stringify(once).slice(1, -1)];
+/** JSON's short escapes of control characters. */
+const SHORT_ESCAPES: Record<string, string> = { '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
+
+/**
+ * The text as written, or JSON-escaped once or more. Each escaping doubles the backslashes before
+ * it, so a quote is `"`, `\"`, `\\\"`…: a run of backslashes is allowed wherever escaping puts one.
+ * A control character may be written `\n` or `\u0001`, one outside ASCII `\u00e9` (as Python's
+ * `json.dumps` does), and `/` as `\/` (as PHP's does).
+ */
+function throughJsonEscapes(text: string): string {
+  let pattern = '';
+  // UTF-16 units, not code points: `\u` escapes write a character outside the BMP as two.
+  for (let index = 0; index < text.length; index += 1) {
+    const character = text.charAt(index);
+    const code = text.charCodeAt(index);
+    const unicode = `\\\\+u${code.toString(16).padStart(4, '0')}`;
+    if (character === '"' || character === '/') pattern += `\\\\*${escapeRegExp(character)}`;
+    else if (character === '\\') pattern += '\\\\+';
+    else if (code < 0x20)
+      pattern += `(?:${unicode}|\\\\+${SHORT_ESCAPES[character] ?? unicode}|${characterPattern(code)})`;
+    else if (code < 0x80) pattern += escapeRegExp(character);
+    else pattern += `(?:${unicode}|${characterPattern(code)})`;
+  }
+  return pattern;
+}
+
+/** A character by its code, as a regular expression writes it. */
+function characterPattern(code: number): string {
+  return `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /** In a URL or a form body: `encodeURIComponent`, `+` for spaces, `URLSearchParams`, `encodeURI`. */

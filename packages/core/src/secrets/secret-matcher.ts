@@ -1,4 +1,4 @@
-import { byteFormsOf, foldCase, isShortSecret, textFormsOf } from './secret-forms.js';
+import { byteFormsOf, escapeRegExp, foldCase, formPatternsOf, isShortSecret } from './secret-forms.js';
 
 export const FILTERED = '[FILTERED]';
 
@@ -10,7 +10,7 @@ export const FILTERED = '[FILTERED]';
  */
 export class SecretMatcher {
   private readonly secrets = new Set<string>();
-  private readonly textForms = new Set<string>();
+  private readonly textPatterns = new Set<string>();
   private readonly byteForms = new Set<string>();
   private readonly shortSecrets = new Set<string>();
   /** The longest a value equal to a short secret can be, whatever its case or normal form. */
@@ -36,15 +36,15 @@ export class SecretMatcher {
       }
       return;
     }
-    for (const form of textFormsOf(secret)) this.textForms.add(form);
+    for (const pattern of formPatternsOf(secret)) this.textPatterns.add(pattern);
     for (const form of byteFormsOf(secret)) {
       this.byteForms.add(form);
       this.minimumBytes = Math.min(this.minimumBytes, form.length);
     }
-    const text = alternation(this.textForms);
+    const text = alternation(this.textPatterns);
     this.replacer = new RegExp(text, 'gi');
     this.finder = new RegExp(text, 'i');
-    this.byteReplacer = new RegExp(alternation(this.byteForms), 'g');
+    this.byteReplacer = new RegExp(alternation([...this.byteForms].map(escapeRegExp)), 'g');
   }
 
   /** Whether the whole value is a short secret (a long one is found by `holds`). */
@@ -102,9 +102,7 @@ export class SecretMatcher {
   }
 }
 
-function alternation(forms: Iterable<string>): string {
-  return [...forms]
-    .sort((a, b) => b.length - a.length)
-    .map((form) => form.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'))
-    .join('|');
+/** One pattern of many, the longest first: a form that holds another is replaced whole. */
+function alternation(patterns: Iterable<string>): string {
+  return [...patterns].sort((a, b) => b.length - a.length).join('|');
 }
