@@ -50,7 +50,7 @@ describe('a secret in the forms a tool writes it', () => {
     }
   });
 
-  it('URL-encoded in lower-case escapes, JSON-escaped in another string, hex in either case, mixed case', () => {
+  it('URL-encoded in lower-case escapes, JSON-escaped in another string, hex in either case, mixed case, bytes written into text', () => {
     const scrubber = scrubberOf(CANARY);
     const lowerEscapes = encodeURIComponent(CANARY).replace(/%[0-9A-F]{2}/g, (percent) => percent.toLowerCase());
     const mixedCase = [...CANARY].map((character, index) => (index % 2 ? character.toUpperCase() : character)).join('');
@@ -60,6 +60,8 @@ describe('a secret in the forms a tool writes it', () => {
       Buffer.from(CANARY).toString('hex').toUpperCase(),
       mixedCase,
       CANARY.normalize('NFD').toUpperCase(),
+      `bytes ${JSON.stringify({ view: new Uint8Array(Buffer.from(CANARY)) })}`,
+      `bytes ${JSON.stringify(JSON.stringify([...Buffer.from(CANARY)]))}`,
     ];
     for (const text of texts) expect(secretFormsIn(scrubber.text(text), CANARY), text).toEqual([]);
   });

@@ -31,8 +31,7 @@ export function formPatternsOf(secret: string): string[] {
     for (const form of urlEncodings(text)) literals.add(form);
     const bytes = Buffer.from(text, 'utf8');
     literals.add(bytes.toString('hex'));
-    // A Buffer or byte array written into text: JSON's `[116,111]`, Python's `[116, 111]`.
-    literals.add([...bytes].join(',')).add([...bytes].join(', '));
+    patterns.add(bytesInText(bytes));
     for (const form of base64Forms(bytes)) literals.add(form);
   }
   for (const form of literals) if (form.length > 0) patterns.add(escapeRegExp(form));
@@ -89,6 +88,14 @@ function throughJsonEscapes(text: string): string {
 /** A character by its code, as a regular expression writes it. */
 function characterPattern(code: number): string {
   return `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Bytes written into text: a `Buffer`'s JSON `[116,111]`, Python's `[116, 111]`, and a typed
+ * array's JSON `{"0":116,"1":111}` (its index keys escaped or not).
+ */
+function bytesInText(bytes: Buffer): string {
+  return [...bytes].map((byte) => `(?:\\\\*"\\d+\\\\*":)?${byte}`).join(',\\s*');
 }
 
 /** In a URL or a form body: `encodeURIComponent`, `+` for spaces, `URLSearchParams`, `encodeURI`. */
