@@ -2,9 +2,9 @@
  * What a careless tool returns after it was given a secret: the secret as typed, case-folded, in
  * NFD, JSON-escaped (once, twice, ASCII-only), URL-encoded (a query and a form body), as hex and
  * base64 (standard, URL-safe, and inside longer data at each of base64's three offsets), as a
- * `Buffer`, a `Uint8Array` and an array of byte values, and split over two adjacent fields. A
- * canary test returns this from a tool and then looks for the secret everywhere with
- * `secretFormsIn`.
+ * `Buffer`, a `Uint8Array` and an array of byte values, and split over two adjacent fields (written
+ * into one text, those two are no longer adjacent strings: leave them out there). A canary test
+ * returns this from a tool and then looks for the secret everywhere with `secretFormsIn`.
  *
  * @example
  *   run: (_input, ctx) => (ctx.answer === undefined ? InputRequest.secret('Token?') : secretInEveryForm(String(ctx.answer)))
