@@ -30,6 +30,7 @@ export class Scrubber {
     for (const leaf of secretLeaves(answer, schema)) this.matcher.add(leaf);
   }
 
+  /** A text with every secret replaced (a short secret only if it is the whole text). */
   text(value: string): string {
     return this.isEmpty ? value : this.matcher.replace(value);
   }

@@ -1,5 +1,6 @@
 import { byteFormsOf, escapeRegExp, foldCase, formPatternsOf, isShortSecret } from './secret-forms.js';
 
+/** What a secret is replaced with, wherever it is found: the same marker for every form. */
 export const FILTERED = '[FILTERED]';
 
 /**
@@ -18,11 +19,15 @@ export class SecretMatcher {
   private replacer: RegExp | undefined;
   private finder: RegExp | undefined;
   private byteReplacer: RegExp | undefined;
-  /** The fewest bytes a secret found in a byte array can have: shorter arrays are not read as bytes. */
-  minimumBytes = Number.POSITIVE_INFINITY;
+  private fewestBytes = Number.POSITIVE_INFINITY;
 
   get isEmpty(): boolean {
     return this.secrets.size === 0;
+  }
+
+  /** The fewest bytes a secret found in a byte array can have: shorter arrays are not read as bytes. */
+  get minimumBytes(): number {
+    return this.fewestBytes;
   }
 
   /** Adds a secret in written form (a number as `String(number)`). */
@@ -39,7 +44,7 @@ export class SecretMatcher {
     for (const pattern of formPatternsOf(secret)) this.textPatterns.add(pattern);
     for (const form of byteFormsOf(secret)) {
       this.byteForms.add(form);
-      this.minimumBytes = Math.min(this.minimumBytes, form.length);
+      this.fewestBytes = Math.min(this.fewestBytes, form.length);
     }
     const text = alternation(this.textPatterns);
     this.replacer = new RegExp(text, 'gi');
@@ -52,10 +57,12 @@ export class SecretMatcher {
     return value.length <= this.shortLength && this.shortSecrets.has(foldCase(value));
   }
 
+  /** Whether a text holds a secret in any form (or is a short one). */
   holds(text: string): boolean {
     return this.isWholeShortSecret(text) || (this.finder?.test(text) ?? false);
   }
 
+  /** The text with every form of every secret replaced by `FILTERED`. */
   replace(text: string): string {
     if (this.isWholeShortSecret(text)) return FILTERED;
     return this.replacer === undefined ? text : text.replace(this.replacer, FILTERED);
