@@ -145,6 +145,20 @@ describe('a question asked after a secret', () => {
   });
 });
 
+describe('a scrubbed option', () => {
+  it('keeps its real value when the question is scrubbed again, even for a secret found in the placeholder', () => {
+    for (const secret of ['option', 'FILTERED', 'confirm']) {
+      const scrubber = new Scrubber();
+      scrubber.add(secret);
+      const asked = { kind: 'choice' as const, prompt: 'Which?', options: [secret, 'other'], tool_call_id: 'c_1' };
+      const once = scrubber.inputRequest(asked);
+      const twice = scrubber.inputRequest(once);
+      expect(twice.options, secret).toEqual(['[FILTERED] option 1', 'other']);
+      expect(scrubber.heldOption('c_1', '[FILTERED] option 1'), secret).toEqual({ value: secret });
+    }
+  });
+});
+
 describe('a follow-up schema', () => {
   it('keeps its vocabulary (types, lengths, formats) and scrubs what can carry a secret, names in properties and required alike', () => {
     const scrubber = new Scrubber();

@@ -41,7 +41,9 @@ function scrubOption(scrubber: Scrubber, request: InputRequestJSON, option: Choi
   const labelled = isLabelledOption(option);
   const value = labelled ? option.value : option;
   let shown = value;
-  if (scrubber.contains(value)) {
+  // A second pass (the event publisher's) must not take a placeholder for a secret: a secret
+  // `option` would otherwise hold the placeholder as the real value.
+  if (!isSecretOptionPlaceholder(value) && scrubber.contains(value)) {
     shown = secretOptionPlaceholder(index);
     if (request.tool_call_id !== undefined) scrubber.holdOption(request.tool_call_id, shown, value);
   }
