@@ -4,6 +4,7 @@ import type { AgentBase } from '../agent/agent-types.js';
 import type { Job } from '../bus/bus.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { DEFAULT_QUEUE } from '../runtime/runtime.js';
+import { refuseSecretOptionsInJob, restoreSecretOptions } from '../secrets/secret-options.js';
 import { signJob } from '../trust/sign-job.js';
 import { checkResume } from './check-resume.js';
 import { claimCheckpoint } from './claim-checkpoint.js';
@@ -93,6 +94,7 @@ export class Generation {
         { toolCallId: secret.tool_call_id as string },
       );
     }
+    refuseSecretOptionsInJob(checked.checkpoint, checked.answers);
     const job: Job = {
       ...this.job('resume', checked.checkpoint.generation_id),
       checkpoint: checked.checkpoint,
@@ -121,7 +123,8 @@ export class Generation {
   private async resume(input: ResumeInput, control: RunControl, stream?: StreamSink): Promise<GenerationResponse> {
     const prompt = this.prompt();
     // Serialized once, by the check: the claim compares it with the stored checkpoint, the run key hashes it.
-    const { checkpoint, canonical, answers, turnCalls } = await this.check(input);
+    const { checkpoint, canonical, answers: given, turnCalls } = await this.check(input);
+    const answers = restoreSecretOptions(checkpoint, given);
     const store = this.agent.runtime.bus.checkpoints;
     const verified = this.agent.runtime.keys !== undefined;
     const stored = await claimCheckpoint(store, checkpoint, control.claimant ?? randomUUID(), canonical, verified);
