@@ -175,7 +175,8 @@ async function runToStop(
     continuationsExceeded: !paused && context.lastResponse?.continuation === true,
   };
   if (checkpoint !== undefined && !options.nested) {
-    await notifyInputRequest(agent, prompt.actionName, options.params, response.inputRequests, checkpoint);
+    const resuming = start.kind === 'resume';
+    await notifyInputRequest(agent, prompt.actionName, options.params, response.inputRequests, checkpoint, resuming);
   }
   trace?.end({ status });
   return response;
