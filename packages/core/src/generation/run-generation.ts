@@ -7,7 +7,6 @@ import { InputRequest } from '../input-request/input-request.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { toToolSpec } from '../tool/tool.js';
-import { runOutsideToolScope } from '../tool/tool-context.js';
 import { createGenerationActor, type GenerationActor } from './bound-machine.js';
 import { createEventPublisher } from './event-publisher.js';
 import { type GenerationContext, startingContext } from './generation-context.js';
@@ -52,10 +51,6 @@ export interface RunOptions {
  * stores the checkpoint before announcing a pause, and throws the (scrubbed) failure.
  */
 export async function runGeneration(options: RunOptions): Promise<GenerationResponse> {
-  return runOutsideToolScope(() => run(options));
-}
-
-async function run(options: RunOptions): Promise<GenerationResponse> {
   const { start } = options;
   const initial = start.kind === 'fresh' ? freshContext(options, start.generationId) : start.context;
   const generationId = initial.identity.generationId;
