@@ -62,6 +62,35 @@ describe('the terminal client, against the same demo server as the page', () => 
     );
   }, 90_000);
 
+  it('declines with `decline`, and sends the text false with `answer`', async () => {
+    const startRun = async (ticketId: number) => {
+      const response = await fetch(`${demo.url}/api/tickets/${ticketId}/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      });
+      const { generationId } = (await response.json()) as { generationId: string };
+      await expect.poll(async () => runCli(demo.url, ['pending']), EVENTUALLY).toContain(generationId);
+      return generationId;
+    };
+    const refund = await startRun(102);
+    expect(await runCli(demo.url, ['decline', refund, 'toolu_refund_01'])).toContain(
+      `Declined; the worker resumes ${refund}`,
+    );
+    await expect
+      .poll(async () => runCli(demo.url, ['replay', refund]), EVENTUALLY)
+      .toContain('declined the $45 refund');
+
+    const triage = await startRun(103);
+    await runCli(demo.url, ['answer', triage, 'toolu_ask_01', 'false']);
+    await expect
+      .poll(async () => runCli(demo.url, ['pending']), EVENTUALLY)
+      .toMatch(
+        new RegExp(
+          `${triage}  toolu_priority_01  choice\\s+triage: Priority for ticket 103\\? Reporter says: false options`,
+        ),
+      );
+  }, 90_000);
+
   it('tails input_requested events as generations pause', async () => {
     const tail = startCli(demo.url, ['tail']);
     try {

@@ -54,6 +54,20 @@ describe('the demo page, in headless Chromium against the started demo', () => {
     await expect.poll(() => page.locator('[data-event="input_requested"]').count(), EVENTUALLY).toBe(2);
   });
 
+  it('takes a typed answer "false" as the text it is: only the Decline button declines', async (context) => {
+    const page = await demo.openDesk(context);
+    await runTicket(page, 103);
+    const text = page.locator('[data-kind="text"]');
+    await text.locator('input[name="answer"]').fill('false');
+    await text.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect
+      .poll(() => page.locator('[data-kind="choice"] .question-prompt').textContent(), EVENTUALLY)
+      .toContain('Priority for ticket 103? Reporter says: false');
+    const timeline = await page.locator('[data-timeline]').textContent();
+    expect(timeline).toContain('ask_reporter → {"reporter_said":"false"}');
+    expect(timeline).not.toContain('declined');
+  });
+
   it('answers a deploy token behind an approval gate; the token is in no form in the page, the event stream, the trace or the terminal client', async (context) => {
     const events = recordEventStream(demo.url);
     await events.ready;

@@ -1,7 +1,8 @@
 /**
  * The desk's terminal client, for the same bus as the page:
  *   pending                          open questions across generations
- *   answer <generation> <call> <value>   answer one (`-` reads the value from stdin; `false` declines)
+ *   answer <generation> <call> <value>   answer one (`-` reads the value from stdin)
+ *   decline <generation> <call>      decline one, as the page's Decline button does
  *   replay <generation>              the generation's timeline from the event log
  *   tail                             follows input_requested events
  * With the memory bus it goes through the demo server's HTTP API (the bus lives in that process);
@@ -12,8 +13,9 @@ import { natsBus } from '@interlude/bus';
 import { type Bus, createRuntime } from '@interlude/core';
 import { DemoClient } from './cli/demo-client.js';
 import { formatEvent, formatQuestion } from './cli/format-event.js';
+import type { AnswerOutcome } from './server/answer-question.js';
 
-const USAGE = `usage: cli pending | answer <generation> <call> <value|-> | replay <generation> | tail`;
+const USAGE = `usage: cli pending | answer <generation> <call> <value|-> | decline <generation> <call> | replay <generation> | tail`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -28,12 +30,12 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'answer' && rest.length === 3) {
     const [generationId, toolCallId, raw] = rest as [string, string, string];
     const value = raw === '-' ? await readStdin() : raw;
-    const outcome = await client.answer(generationId, toolCallId, value);
-    if (outcome.resumed === 'worker')
-      console.log(`Answered; the worker resumes ${generationId} (job ${outcome.jobId}).`);
-    else if (outcome.resumed === 'in-process')
-      console.log(`Answered; ${generationId} resumed in the server: ${outcome.status}.`);
-    else console.log(`Answered; still waiting for ${outcome.waitingFor.join(', ')}.`);
+    console.log(describeOutcome('Answered', generationId, await client.answer(generationId, toolCallId, value)));
+    return 0;
+  }
+  if (command === 'decline' && rest.length === 2) {
+    const [generationId, toolCallId] = rest as [string, string];
+    console.log(describeOutcome('Declined', generationId, await client.answer(generationId, toolCallId, false)));
     return 0;
   }
   if (command === 'replay' && rest.length === 1) {
@@ -66,6 +68,12 @@ async function main(argv: string[]): Promise<number> {
   }
   console.error(USAGE);
   return 2;
+}
+
+function describeOutcome(done: string, generationId: string, outcome: AnswerOutcome): string {
+  if (outcome.resumed === 'worker') return `${done}; the worker resumes ${generationId} (job ${outcome.jobId}).`;
+  if (outcome.resumed === 'in-process') return `${done}; ${generationId} resumed in the server: ${outcome.status}.`;
+  return `${done}; still waiting for ${outcome.waitingFor.join(', ')}.`;
 }
 
 /**
