@@ -12,6 +12,7 @@
 import { natsBus } from '@interlude/bus';
 import { type Bus, createRuntime } from '@interlude/core';
 import { DemoClient } from './cli/demo-client.js';
+import { exitCodes } from './cli/exit-codes.js';
 import { formatEvent, formatQuestion } from './cli/format-event.js';
 import type { AnswerOutcome } from './server/answer-question.js';
 
@@ -19,6 +20,13 @@ const USAGE = `usage: cli pending | answer <generation> <call> <value|-> | decli
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  const codes = exitCodes();
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return 0;
+  }
+  // Ctrl-C is how `tail` stops; any other command it simply interrupts, without a stack trace.
+  if (command !== 'tail') process.once('SIGINT', () => process.exit(codes.interrupted));
   const client = new DemoClient();
   const natsUrl = process.env.NATS_URL?.trim() || undefined;
   if (command === 'pending') {
@@ -55,19 +63,27 @@ async function main(argv: string[]): Promise<number> {
       );
     const print = (event: Parameters<typeof formatEvent>[0]) =>
       console.log(`${event.generation_id}  ${formatEvent(event)}`);
+    const stopped = new AbortController();
+    process.on('SIGINT', () => stopped.abort());
     if (natsUrl === undefined) {
-      await client.follow('event=input_requested', { onOpen: announce, onEvent: print });
+      await client
+        .follow('event=input_requested', { onOpen: announce, onEvent: print }, stopped.signal)
+        .catch((error: unknown) => {
+          if (!stopped.signal.aborted) throw error;
+        });
       return 0;
     }
     const bus = signedNatsBus(natsUrl);
     await bus.subscribe({ event: 'input_requested' }, print);
     announce();
-    await new Promise<void>((resolve) => process.once('SIGINT', resolve));
+    await new Promise((resolve) => stopped.signal.addEventListener('abort', resolve));
     await bus.close();
     return 0;
   }
-  console.error(USAGE);
-  return 2;
+  // Never echo the arguments: a mistyped `answer` may hold a secret.
+  const known = ['pending', 'answer', 'decline', 'replay', 'tail'].includes(command);
+  console.error(`${known ? `${command}: wrong number of arguments` : 'Unknown command'}\n${USAGE}`);
+  return codes.usage;
 }
 
 function describeOutcome(done: string, generationId: string, outcome: AnswerOutcome): string {
