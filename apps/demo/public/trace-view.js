@@ -1,4 +1,4 @@
-import { h } from './dom.js';
+import { brief, clip, h } from './dom.js';
 
 const SHOWN_ATTRIBUTES = [
   'gen_ai.tool.call.arguments',
@@ -45,7 +45,7 @@ function renderSpan(span, depth, total) {
   );
   return h(
     'div',
-    { class: `span span-${span.status}`, 'data-span': span.name, title: details.join('\n') },
+    { class: `span span-${span.status}`, 'data-span': span.name, title: brief(details.join('\n'), 600) },
     h('span', { class: 'span-name', style: `padding-left:${depth * 14}px` }, span.name),
     h(
       'span',
@@ -56,6 +56,8 @@ function renderSpan(span, depth, total) {
       }),
     ),
     h('span', { class: 'span-duration' }, `${span.durationMs.toFixed(1)} ms`),
-    details.length > 0 ? h('span', { class: 'span-details' }, details.join('  ')) : null,
+    details.length > 0
+      ? h('span', { class: 'span-details' }, clip(details.join('  '), 300, `span:${span.spanId}`))
+      : null,
   );
 }
