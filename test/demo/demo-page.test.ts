@@ -125,7 +125,7 @@ describe('the demo page, in headless Chromium against the started demo', () => {
 
   it('runs the manager, which delegates to the billing agent, then asks to confirm the credit', async (context) => {
     const page = await demo.openDesk(context);
-    await runTicket(page, 105);
+    const managerId = await runTicket(page, 105);
     const question = page.locator('[data-kind="confirm"]');
     await expect
       .poll(() => question.locator('.question-prompt').textContent())
@@ -135,5 +135,18 @@ describe('the demo page, in headless Chromium against the started demo', () => {
     await expect.poll(() => finalAnswer(page).textContent(), EVENTUALLY).toContain('Credited Lena Park $49');
     await expect.poll(() => page.locator('[data-span^="invoke_agent billing"]').count(), EVENTUALLY).toBe(1);
     expect(await page.locator('#generations').textContent()).toContain('billing.investigate · delegated');
+
+    // The delegated generation's trace: only billing's spans, naming the manager's run that holds them.
+    await page.locator('#generations li', { hasText: 'billing.investigate · delegated' }).first().click();
+    const parent = page.locator('[data-trace-parent]');
+    await expect.poll(() => parent.getAttribute('data-trace-parent'), EVENTUALLY).toBe(managerId);
+    expect(await parent.textContent()).toContain('Delegated by manager.escalate');
+    expect(await page.locator('[data-span^="invoke_agent billing"]').count()).toBe(1);
+    expect(await page.locator('[data-span^="execute_tool list_invoices"]').count()).toBe(1);
+    expect(await page.locator('[data-span^="invoke_agent manager"]').count()).toBe(0);
+    expect(await page.locator('[data-span^="execute_tool issue_credit"]').count()).toBe(0);
+    await parent.getByRole('button', { name: 'manager.escalate' }).click();
+    await expect.poll(() => page.locator('[data-generation-id]').textContent(), EVENTUALLY).toBe(managerId);
+    await expect.poll(() => page.locator('[data-span^="invoke_agent manager"]').count(), EVENTUALLY).toBe(2);
   });
 });

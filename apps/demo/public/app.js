@@ -230,7 +230,10 @@ function renderDetail() {
       : null,
   );
   fill(parts.timeline, renderTimeline(state.events));
-  fill(parts.trace, renderTrace(state.trace));
+  fill(
+    parts.trace,
+    renderTrace(state.trace, (generationId) => void select(generationId)),
+  );
 }
 
 /** Live transitions from the bus: the selected generation's timeline grows as they arrive. */
