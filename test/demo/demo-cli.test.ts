@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EVENTUALLY, runTicket } from './support/demo-browser.js';
-import { runCli, startCli } from './support/demo-process.js';
+import { queueTicketRun, runCli, startCli } from './support/demo-process.js';
 import { useDemoWithBrowser } from './support/demo-with-browser.js';
 
 const demo = useDemoWithBrowser();
@@ -45,11 +45,7 @@ describe('the terminal client, against the same demo server as the page', () => 
   }, 90_000);
 
   it('refuses an answer the question does not take, and names the options', async () => {
-    const response = await fetch(`${demo.url}/api/tickets/103/run`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-    });
-    const { generationId } = (await response.json()) as { generationId: string };
+    const generationId = await queueTicketRun(demo.url, 103);
     await expect.poll(async () => runCli(demo.url, ['pending']), EVENTUALLY).toContain(generationId);
     await runCli(demo.url, ['answer', generationId, 'toolu_ask_01', 'Safari 18, blank page']);
     await expect
@@ -64,11 +60,7 @@ describe('the terminal client, against the same demo server as the page', () => 
 
   it('declines with `decline`, and sends the text false with `answer`', async () => {
     const startRun = async (ticketId: number) => {
-      const response = await fetch(`${demo.url}/api/tickets/${ticketId}/run`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-      });
-      const { generationId } = (await response.json()) as { generationId: string };
+      const generationId = await queueTicketRun(demo.url, ticketId);
       await expect.poll(async () => runCli(demo.url, ['pending']), EVENTUALLY).toContain(generationId);
       return generationId;
     };
@@ -95,11 +87,7 @@ describe('the terminal client, against the same demo server as the page', () => 
     const tail = startCli(demo.url, ['tail']);
     try {
       await expect.poll(() => tail.output(), EVENTUALLY).toContain('Following input_requested events');
-      const response = await fetch(`${demo.url}/api/tickets/104/run`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-      });
-      const { generationId } = (await response.json()) as { generationId: string };
+      const generationId = await queueTicketRun(demo.url, 104);
       await expect
         .poll(() => tail.output(), EVENTUALLY)
         .toContain(`[toolu_deploy_01] confirm: Allow deploy_release to run?`);

@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { EVENTUALLY, expandEveryClip, runTicket } from './support/demo-browser.js';
+import { queueTicketRun } from './support/demo-process.js';
 import { useDemoWithBrowser } from './support/demo-with-browser.js';
 
 const demo = useDemoWithBrowser();
@@ -65,11 +66,7 @@ describe('the demo page’s layout: long answers, narrow windows, the icon, in h
     expect(trace.opened).toContain(LONG_ANSWER);
 
     // Another generation's events redraw this one's timeline and trace: what was opened stays open.
-    const other = await fetch(`${demo.url}/api/tickets/101/run`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-    });
-    const { generationId: otherId } = (await other.json()) as { generationId: string };
+    const otherId = await queueTicketRun(demo.url, 101);
     await expect.poll(() => page.locator(`#pending [data-generation="${otherId}"]`).count(), EVENTUALLY).toBe(1);
     expect(await completedTool.textContent()).toContain(LONG_ANSWER);
     expect(await toolSpan.textContent()).toContain(LONG_ANSWER);
