@@ -28,14 +28,14 @@ if (other === undefined) {
   process.exit(2);
 }
 // Relative to where the command was typed (pnpm runs the script from test/ and says where in INIT_CWD).
-const otherRoot = path.resolve(process.env.INIT_CWD ?? process.cwd(), other);
+const otherRoot = path.resolve(process.env['INIT_CWD'] ?? process.cwd(), other);
 const otherVariantsFile = path.join(otherRoot, 'test/bench/cycle-variants.ts');
 if (!existsSync(otherVariantsFile)) {
   console.error(`no test/bench/cycle-variants.ts under ${otherRoot}`);
   process.exit(2);
 }
 const before = (await import(pathToFileURL(otherVariantsFile).href)) as Variants;
-const cycles = Number(process.env.BENCH_CYCLES ?? 600);
+const cycles = Number(process.env['BENCH_CYCLES'] ?? 600);
 
 const wire = await startWireServerProcess();
 const nats = await startBenchNatsServer();

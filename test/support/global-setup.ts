@@ -26,7 +26,7 @@ let postgres: PrivatePostgres | undefined;
  */
 export async function setup(project: TestProject): Promise<void> {
   storeDir = await mkdtemp(join(tmpdir(), 'interlude-nats-'));
-  const configuredPostgres = process.env.INTERLUDE_POSTGRES_URL || undefined;
+  const configuredPostgres = process.env['INTERLUDE_POSTGRES_URL'] || undefined;
   const [nats, postgresUrl] = await Promise.all([startNatsServer(storeDir), configuredPostgres ?? startPostgres()]);
   server = nats.process;
   project.provide('natsUrl', nats.url);

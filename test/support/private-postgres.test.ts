@@ -31,7 +31,7 @@ async function refusesConnections(connectionString: string): Promise<boolean> {
 
 describe('the PostgreSQL the tests use', () => {
   it('is INTERLUDE_POSTGRES_URL when set, otherwise a cluster of this run in a temporary folder', async () => {
-    const configured = process.env.INTERLUDE_POSTGRES_URL;
+    const configured = process.env['INTERLUDE_POSTGRES_URL'];
     if (configured) {
       expect(inject('postgresUrl')).toBe(configured);
       return;

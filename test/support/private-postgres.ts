@@ -71,7 +71,7 @@ export function findPostgresBinaries(): string {
         .sort((left, right) => Number(right) - Number(left))
         .map((major) => join(debianRoot, major, 'bin'))
     : [];
-  const pathFolders = (process.env.PATH ?? '').split(delimiter).filter((folder) => folder !== '');
+  const pathFolders = (process.env['PATH'] ?? '').split(delimiter).filter((folder) => folder !== '');
   const found = [...debianFolders, ...pathFolders].find(
     (folder) => existsSync(join(folder, 'initdb')) && existsSync(join(folder, 'postgres')),
   );

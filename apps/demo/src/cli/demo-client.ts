@@ -11,7 +11,7 @@ export class DemoClient {
   readonly baseUrl: string;
 
   constructor(environment: NodeJS.ProcessEnv = process.env) {
-    this.baseUrl = (environment.DEMO_URL ?? `http://127.0.0.1:${environment.PORT ?? 3000}`).replace(/\/$/, '');
+    this.baseUrl = (environment['DEMO_URL'] ?? `http://127.0.0.1:${environment['PORT'] ?? 3000}`).replace(/\/$/, '');
   }
 
   pending(): Promise<PendingQuestion[]> {

@@ -48,7 +48,7 @@ describe('background generations through the job queue', () => {
       action: 'handle',
       params: { ticketId: 3 },
       generation_id: paused.generationId,
-      checkpoint: throughJson(paused.checkpoint),
+      checkpoint: throughJson(paused.checkpoint!),
       answers: { call_refund: true },
     };
     await expect(runJob({ runtime, job, delivery: { attempt: 1, headers: {} } })).rejects.toThrow('worker died here');

@@ -26,7 +26,7 @@ export async function runJob(options: {
   if (agent === undefined)
     return { status: 'refused', error: new TypeError(`No agent named ${job.agent} serves this queue`) };
   const generation = agent.generation(job.action, job.params);
-  const traceparent = delivery.headers.traceparent ?? job.traceparent;
+  const traceparent = delivery.headers['traceparent'] ?? job.traceparent;
   const control = {
     claimant: job.id,
     recoverFromLog: delivery.attempt > 1,

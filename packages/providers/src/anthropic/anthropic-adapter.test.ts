@@ -137,7 +137,7 @@ describe('anthropic adapter on the wire', () => {
     expect(response.finishReason).toBe('pause');
     expect(response.rawFinishReason).toBe('pause_turn');
     expect(response.toolCalls).toEqual([]);
-    expect(response.messages).toEqual([{ role: 'assistant', content: fixture.content }]);
+    expect(response.messages).toEqual([{ role: 'assistant', content: fixture['content'] }]);
   });
 
   it('passes server tools through as written, after the client tools', async () => {

@@ -32,7 +32,7 @@ export async function readOpenAIResponsesStream(
   signal: AbortSignal | undefined,
 ): Promise<ModelResponse> {
   const doneItems: OpenAIResponsesItem[] = [];
-  let final: { output?: unknown[] } | undefined;
+  let final: { output?: unknown[] | undefined } | undefined;
   try {
     for await (const raw of events) {
       const type = (raw as { type?: unknown } | null)?.type;
