@@ -5,7 +5,7 @@ export const CHECKPOINT_VERSION = 1;
 
 /**
  * The machine context of a paused generation, as plain snake_case JSON. Keys are written in
- * this order (DESIGN §5) so a signed checkpoint serialises the same way everywhere.
+ * this order (the README lists it) so a signed checkpoint serialises the same way everywhere.
  * It never holds a secret answer.
  */
 export interface Checkpoint {
@@ -72,7 +72,7 @@ export function orderCheckpoint(checkpoint: Checkpoint): Checkpoint {
   return ordered as unknown as Checkpoint;
 }
 
-/** A checkpoint's canonical JSON: its keys in DESIGN §5 order, whatever order it arrived in. */
+/** A checkpoint's canonical JSON: its keys in written order, whatever order it arrived in. */
 export function canonicalCheckpoint(checkpoint: Checkpoint): string {
   return JSON.stringify(orderCheckpoint(checkpoint));
 }

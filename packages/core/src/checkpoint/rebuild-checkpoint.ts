@@ -4,7 +4,7 @@ import { signCheckpoint } from './sign-checkpoint.js';
 
 /**
  * Replays a generation's event log into the checkpoint of its latest pause: the state is a pure
- * function of the log (DESIGN §4). Returns undefined when the log holds no pause, or when the
+ * function of the log. Returns undefined when the log holds no pause, or when the
  * generation carried on after its last one.
  */
 export function rebuildCheckpoint(

@@ -13,7 +13,7 @@ export interface CheckedResume {
 }
 
 /**
- * Every check a resume makes before anything runs (DESIGN §5): format, signature, that the
+ * Every check a resume makes before anything runs: format, signature, that the
  * checkpoint belongs to this agent, action, provider and model, that its turn is consistent, and
  * that the answers fit the questions. Throws `ResumeError`; changes nothing.
  */

@@ -40,7 +40,7 @@ export interface AnthropicOptions extends AnthropicClientOptions {
   serverTools?: AnthropicServerTool[];
 }
 
-/** How many `pause_turn` continuations in a row the loop follows before it stops (DESIGN §10). */
+/** How many `pause_turn` continuations in a row the loop follows before it stops. */
 export const ANTHROPIC_MAX_CONTINUATIONS = 10;
 
 /**
