@@ -39,6 +39,9 @@ let packed: Record<string, PackedPackage>;
 let manifests: Record<string, PackedManifest>;
 let application: ConsumerProject;
 let testSuite: ConsumerProject;
+/** The two strict compiles run side by side (tsc is single-threaded); the tests await their output. */
+let applicationCompiled: Promise<{ exitCode: number; output: string }>;
+let testSuiteCompiled: Promise<{ exitCode: number; output: string }>;
 
 /** `import * as` every entry point in `specifiers`, and print how many names each exports. */
 function importEveryEntryPoint(specifiers: string[]): string {
@@ -62,19 +65,33 @@ beforeAll(async () => {
     manifests[name] = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
   }
   const tarballs = PUBLISHED_PACKAGES.map((name) => packed[name]?.tarball as string);
-  // A user who already runs @opentelemetry/api 1.10.0 adds every package: must not fail with ERESOLVE.
-  application = await installConsumer(join(scratch, 'application'), [
-    ...tarballs,
-    'zod@4.6.7',
-    '@opentelemetry/api@1.10.0',
-    ...TOOLCHAIN,
+  [application, testSuite] = await Promise.all([
+    // A user who already runs @opentelemetry/api 1.10.0 adds every package: must not fail with ERESOLVE.
+    installConsumer(join(scratch, 'application'), [
+      ...tarballs,
+      'zod@4.6.7',
+      '@opentelemetry/api@1.10.0',
+      ...TOOLCHAIN,
+    ]),
+    installConsumer(join(scratch, 'test-suite'), [
+      ...tarballs,
+      'zod@4.6.7',
+      ...Object.values(NEEDS_OPTIONAL_PEERS).flat(),
+      ...TOOLCHAIN,
+    ]),
   ]);
-  testSuite = await installConsumer(join(scratch, 'test-suite'), [
-    ...tarballs,
-    'zod@4.6.7',
-    ...Object.values(NEEDS_OPTIONAL_PEERS).flat(),
-    ...TOOLCHAIN,
-  ]);
+  const specifiers = PUBLISHED_PACKAGES.flatMap((name) => entryPoints(manifests[name] as PackedManifest));
+  await application.write(
+    'readme-example.ts',
+    readFileSync(join(WORKSPACE_ROOT, 'examples/refund-approval.ts'), 'utf8'),
+  );
+  await application.write(
+    'every-entry-point.ts',
+    importEveryEntryPoint(specifiers.filter((specifier) => !(specifier in NEEDS_OPTIONAL_PEERS))),
+  );
+  await testSuite.write('testing-entry-points.ts', importEveryEntryPoint(Object.keys(NEEDS_OPTIONAL_PEERS)));
+  applicationCompiled = application.compile();
+  testSuiteCompiled = testSuite.compile();
 }, 300_000);
 
 afterAll(async () => {
@@ -137,16 +154,7 @@ describe('an application that installed the tarballs with npm', () => {
   });
 
   it('type-checks the README example and every entry point under strict, exactOptionalPropertyTypes, noPropertyAccessFromIndexSignature and skipLibCheck: false', async () => {
-    const specifiers = PUBLISHED_PACKAGES.flatMap((name) => entryPoints(manifests[name] as PackedManifest));
-    await application.write(
-      'readme-example.ts',
-      readFileSync(join(WORKSPACE_ROOT, 'examples/refund-approval.ts'), 'utf8'),
-    );
-    await application.write(
-      'every-entry-point.ts',
-      importEveryEntryPoint(specifiers.filter((specifier) => !(specifier in NEEDS_OPTIONAL_PEERS))),
-    );
-    const { output } = await application.compile();
+    const { output } = await applicationCompiled;
     const errors = compilerErrors(output);
     expect(errors.length === 0 ? output.trim() : '', 'tsc printed something that is not an error line').toBe('');
     // Ours (node_modules/@interlude, src/) must be clean; what is left is upstream's, listed.
@@ -216,8 +224,7 @@ describe('an application that installed the tarballs with npm', () => {
 describe('a test suite that installed the optional peers of the testing entry points', () => {
   it('type-checks and imports them under the same strict options', async () => {
     const specifiers = Object.keys(NEEDS_OPTIONAL_PEERS);
-    await testSuite.write('testing-entry-points.ts', importEveryEntryPoint(specifiers));
-    const { output } = await testSuite.compile();
+    const { output } = await testSuiteCompiled;
     expect(compilerErrors(output).filter((error) => !isUpstreamDeclarationError(error))).toEqual([]);
     const { stdout } = await testSuite.node('testing-entry-points');
     expect(
