@@ -20,7 +20,8 @@ export type ResumeErrorCode =
   | 'bad_signature'
   | 'already_resumed'
   | 'not_found'
-  | 'secret_in_job';
+  | 'secret_in_job'
+  | 'secret_option';
 
 /**
  * A resume refused before anything ran: no tool was called, no request was sent and the

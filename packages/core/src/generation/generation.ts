@@ -5,6 +5,7 @@ import type { Job } from '../bus/bus.js';
 import { canonicalCheckpoint } from '../checkpoint/checkpoint.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { DEFAULT_QUEUE } from '../runtime/runtime.js';
+import { refuseSecretOptionsInJob, restoreSecretOptions } from '../secrets/secret-options.js';
 import { checkResume } from './check-resume.js';
 import { claimCheckpoint } from './claim-checkpoint.js';
 import type { GenerationResponse } from './generation-response.js';
@@ -93,6 +94,7 @@ export class Generation {
         { toolCallId: secret.tool_call_id as string },
       );
     }
+    refuseSecretOptionsInJob(checked.checkpoint, checked.answers);
     const job: Job = {
       ...this.job('resume', checked.checkpoint.generation_id),
       checkpoint: checked.checkpoint,
@@ -120,7 +122,8 @@ export class Generation {
 
   private async resume(input: ResumeInput, control: RunControl, stream?: StreamSink): Promise<GenerationResponse> {
     const prompt = this.prompt();
-    const { checkpoint, answers, turnCalls } = this.check(input);
+    const { checkpoint, answers: given, turnCalls } = this.check(input);
+    const answers = restoreSecretOptions(checkpoint, given);
     const store = this.agent.runtime.bus.checkpoints;
     // Serialized once: the claim compares it with the stored checkpoint, the run key hashes it.
     const canonical = canonicalCheckpoint(checkpoint);

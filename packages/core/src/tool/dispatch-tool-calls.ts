@@ -28,8 +28,11 @@ export interface DispatchOptions {
   mcpCalls?: ReadonlySet<string>;
   /** Calls approved earlier: they are not gated again. */
   approvedCalls: ReadonlySet<string>;
-  /** Calls whose waiting request was a secret: their answers join the scrubber before the tool runs. */
-  secretCalls: ReadonlySet<string>;
+  /**
+   * Calls whose waiting request was a secret, with that request: their answers join the scrubber
+   * before the tool runs (keys its schema declares are the tool's words, not the secret).
+   */
+  secretCalls: ReadonlyMap<string, InputRequestJSON>;
   scrubber: Scrubber;
   generationId: string;
   resuming: boolean;
@@ -91,7 +94,8 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
       continue;
     }
     const toolAnswer = wasAwaitingApproval ? undefined : answer;
-    if (options.secretCalls.has(call.id) && toolAnswer !== undefined) options.scrubber.add(toolAnswer);
+    const secretRequest = options.secretCalls.get(call.id);
+    if (secretRequest !== undefined && toolAnswer !== undefined) options.scrubber.add(toolAnswer, secretRequest.schema);
     const outcome = await runOne(call, tool, toolAnswer, options);
     if (InputRequest.isInstance(outcome)) ask(call, tool, outcome, false);
     else await finish(call, outcome);
