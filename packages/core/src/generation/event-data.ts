@@ -64,7 +64,7 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
       };
     case 'completed':
       return {
-        text: context.lastResponse?.text ?? '',
+        text: context.lastResponse?.turnText ?? '',
         finish_reason: context.lastResponse?.finishReason ?? 'other',
         ...(context.lastResponse?.rawFinishReason !== undefined && {
           raw_finish_reason: context.lastResponse.rawFinishReason,

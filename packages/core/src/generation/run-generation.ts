@@ -157,7 +157,7 @@ async function runToStop(
     generationId,
     status,
     awaitingInput: paused,
-    text: context.lastResponse?.text ?? '',
+    text: context.lastResponse?.turnText ?? '',
     finishReason: context.lastResponse?.finishReason ?? 'other',
     rawFinishReason: context.lastResponse?.rawFinishReason,
     inputRequests: paused ? context.inputRequests.map(askedInputRequest) : [],
@@ -165,6 +165,7 @@ async function runToStop(
     messages: context.messages,
     toolTurns: context.toolTurns,
     usage,
+    continuationsExceeded: !paused && context.lastResponse?.continuation === true,
   };
   if (checkpoint !== undefined && !options.nested) {
     await notifyInputRequest(agent, prompt.actionName, options.params, response.inputRequests, checkpoint);
