@@ -36,7 +36,8 @@ if (response.awaitingInput) {
     answers[question.toolCallId] = true; // what the person said, keyed by the call that asked
   }
 
-  // Later, in any process: the action runs again to rebuild its tools, and the refund runs once.
+  // Later, in any process with the same INTERLUDE_CHECKPOINT_KEY (checkpoints are signed): the action
+  // runs again to rebuild its tools, and the refund runs once.
   const checkpoint = JSON.parse(pausedGenerations.get(response.generationId) ?? 'null');
   const done = await support.handle({ ticketId: 42 }).resumeNow({ checkpoint, answers });
   console.log(done.text, refunds); // I refunded $30 on order 42. [ { orderId: 42, amount: 30 } ]

@@ -16,6 +16,12 @@ import {
 } from './pack-workspace.js';
 import { exportTargets, reachableFiles } from './reachable-files.js';
 
+/** What a package ships beside `dist/`, `README.md`, `LICENSE` and `package.json`, and why. */
+const OTHER_SHIPPED_FILES: Record<string, string[]> = {
+  // The nats-server roles its README links to and tells operators to include.
+  bus: ['nats/interlude-roles.conf'],
+};
+
 /** Entry points whose imports need an optional peer: checked in a second application that installs it. */
 const NEEDS_OPTIONAL_PEERS: Record<string, string[]> = {
   '@interlude/bus/testing': ['vitest@4.1.12'],
@@ -104,11 +110,10 @@ describe('the packed tarballs', () => {
     async (name) => {
       const entries = await tarballEntries(packed[name]?.tarball as string);
       const manifest = manifests[name] as PackedManifest;
-      const outside = entries.filter(
-        (entry) => !['package.json', 'README.md', 'LICENSE'].includes(entry) && !entry.startsWith('dist/'),
-      );
+      const expected = ['package.json', 'README.md', 'LICENSE', ...(OTHER_SHIPPED_FILES[name] ?? [])];
+      const outside = entries.filter((entry) => !expected.includes(entry) && !entry.startsWith('dist/'));
       expect(outside).toEqual([]);
-      expect(entries).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE']));
+      expect(entries).toEqual(expect.arrayContaining(expected));
       expect(
         entries.filter(
           (entry) => /\.test\.|__fixtures__|test-support|\.tsbuildinfo$|\.ts$/.test(entry) && !entry.endsWith('.d.ts'),

@@ -1,31 +1,47 @@
-import type { GenerationEvent } from '@interlude/core';
+import type { CheckpointKeys, GenerationEvent, TrustError } from '@interlude/core';
 import { DeliverPolicy, type JetStreamClient } from '@nats-io/jetstream';
-import { headers as createHeaders } from '@nats-io/transport-node';
-import { type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
+import { eventHeaders, eventRefusal } from './event-signature.js';
+import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { type RetryOptions, retryTransient } from './retry.js';
 import { EVENTS_STREAM, eventSubject, generationSubject } from './subjects.js';
 
+/** The bus's keys (undefined: it signs and checks nothing), and where it reports what it dropped. */
+export interface EventTrust {
+  keys(): CheckpointKeys | undefined;
+  onRefused(error: TrustError): void;
+}
+
 /**
- * Stores one transition in `INTERLUDE_EVENTS` (which also delivers it to core NATS subscribers).
- * The message id is the event's deterministic id, so a publish retried after a lost ack, or
- * replayed by a redelivered job, is stored once.
+ * Stores one transition in `INTERLUDE_EVENTS` (which also delivers it to core NATS subscribers),
+ * signed when the bus has keys. The message id derives from the event's deterministic id, so a
+ * publish retried after a lost ack, or replayed by a redelivered job, is stored once.
  */
-export async function publishEvent(requests: JetStreamRequests, event: GenerationEvent, retry: RetryOptions) {
+export async function publishEvent(
+  requests: JetStreamRequests,
+  event: GenerationEvent,
+  retry: RetryOptions,
+  keys: CheckpointKeys | undefined,
+) {
   const subject = eventSubject(event);
   const data = encodeJson(event);
-  const headers = createHeaders();
-  headers.set(MSG_ID_HEADER, event.id);
+  const headers = eventHeaders(event, data, keys);
   await retryTransient(() => requests.publish(subject, data, headers), retry);
 }
 
 /**
  * A generation's event log, in stream order, read with an ordered consumer on one filter subject
  * (nats-server 2.9 takes a single filter). Reading stops when nothing is pending, so an unknown
- * id gives `[]` at once. Events are also deduplicated by id, in case a publish outlived the
- * stream's duplicate window.
+ * id gives `[]` at once. An event not signed with the bus's keys is dropped (and reported)
+ * before anything else looks at it; the rest are deduplicated by id, in case a publish outlived
+ * the stream's duplicate window.
  */
-export async function readEvents(client: JetStreamClient, generationId: string): Promise<GenerationEvent[]> {
+export async function readEvents(
+  client: JetStreamClient,
+  generationId: string,
+  trust: EventTrust,
+): Promise<GenerationEvent[]> {
+  const keys = trust.keys();
   const consumer = await client.consumers.get(EVENTS_STREAM, {
     filter_subjects: generationSubject(generationId),
     deliver_policy: DeliverPolicy.All,
@@ -37,8 +53,10 @@ export async function readEvents(client: JetStreamClient, generationId: string):
     const seen = new Set<string>();
     const messages = await consumer.consume({ max_messages: Math.min(info.num_pending, 1_000) });
     for await (const message of messages) {
-      const event = decodeJson<GenerationEvent>(message.data);
-      if (!seen.has(event.id)) {
+      const refusal = eventRefusal(message.data, message.headers, keys, message.subject);
+      const event = refusal === undefined ? decodeJson<GenerationEvent>(message.data) : undefined;
+      if (refusal !== undefined) trust.onRefused(refusal);
+      else if (event !== undefined && !seen.has(event.id)) {
         seen.add(event.id);
         events.push(event);
       }

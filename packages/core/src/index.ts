@@ -40,7 +40,13 @@ export {
   orderCheckpoint,
 } from './checkpoint/checkpoint.js';
 export { rebuildCheckpoint } from './checkpoint/rebuild-checkpoint.js';
-export { signCheckpoint, verifyCheckpointSignature } from './checkpoint/sign-checkpoint.js';
+export {
+  type CheckpointExpectations,
+  type CheckpointSigning,
+  type KeysLike,
+  signCheckpoint,
+  verifyCheckpointSignature,
+} from './checkpoint/sign-checkpoint.js';
 export type { ContextGeneration, ContextMessage, ContextStore } from './context/context-store.js';
 export { type ContextBinding, hasContext } from './context/has-context.js';
 export { memoryContextStore } from './context/memory-context-store.js';
@@ -49,6 +55,7 @@ export { InputRequiredError } from './errors/input-required-error.js';
 export { InterludeError } from './errors/interlude-error.js';
 export { ProviderError, type ProviderErrorOptions } from './errors/provider-error.js';
 export { ResumeError, type ResumeErrorCode } from './errors/resume-error.js';
+export { TrustError, type TrustErrorCode } from './errors/trust-error.js';
 export { UnsupportedProviderError } from './errors/unsupported-provider-error.js';
 export { Generation, newGenerationId, type ResumeInput, type RunControl } from './generation/generation.js';
 export type { GenerationResponse } from './generation/generation-response.js';
@@ -77,7 +84,7 @@ export type {
   ToolSpec,
   Usage,
 } from './provider/provider-adapter.js';
-export { createRuntime } from './runtime/create-runtime.js';
+export { AUDIENCE_VARIABLE, createRuntime } from './runtime/create-runtime.js';
 export { type JobOutcome, runJob } from './runtime/run-job.js';
 export { DEFAULT_QUEUE, type Runtime, type RuntimeOptions } from './runtime/runtime.js';
 export { FILTERED } from './secrets/scrub.js';
@@ -98,3 +105,14 @@ export {
 } from './tool/dispatch-tool-calls.js';
 export { type Tool, type ToolContext, type ToolDefinition, tool } from './tool/tool.js';
 export { isToolset, type Toolset } from './tool/toolset.js';
+export { canonicalJson } from './trust/canonical-json.js';
+export {
+  type CheckpointKeys,
+  createCheckpointKeys,
+  keyIdOf,
+  MIN_KEY_LENGTH,
+  type SignaturePurpose,
+  type TaggedVerdict,
+} from './trust/checkpoint-keys.js';
+export { CHECKPOINT_KEY_VARIABLE } from './trust/runtime-keys.js';
+export { signJob, verifyJob } from './trust/sign-job.js';

@@ -52,6 +52,8 @@ export interface EventData {
     tool_turns: number;
     tool_choice_cleared: boolean;
     traceparent?: string;
+    /** When the paused checkpoint expires (the runtime's `checkpointTtlMs`). */
+    expires_at?: string;
   };
   resumed: {
     /** Calls answered, by id; the values stay out (they may be secret). */

@@ -35,7 +35,11 @@ export const checkpointShape = z.object({
   mcp_tool_calls: z.array(z.string()),
   agent: z.string(),
   generation_id: z.string().min(1),
+  claim_slot: z.number().int().nonnegative().optional(),
   traceparent: z.string().optional(),
+  audience: z.string().optional(),
+  expires_at: z.string().optional(),
+  key_id: z.string().optional(),
   signature: z.string().optional(),
 });
 
@@ -65,7 +69,11 @@ export function hasCheckpointShape(value: unknown): value is Checkpoint {
     isStringList(checkpoint.mcp_tool_calls) &&
     typeof checkpoint.generation_id === 'string' &&
     checkpoint.generation_id.length > 0 &&
+    (checkpoint.claim_slot === undefined || isCount(checkpoint.claim_slot)) &&
     isOptionalString(checkpoint.traceparent) &&
+    isOptionalString(checkpoint.audience) &&
+    isOptionalString(checkpoint.expires_at) &&
+    isOptionalString(checkpoint.key_id) &&
     isOptionalString(checkpoint.signature)
   );
 }

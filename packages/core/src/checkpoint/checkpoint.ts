@@ -1,15 +1,20 @@
 import type { InputRequestJSON } from '../input-request/input-request.js';
 import type { ProviderMessage } from '../provider/provider-adapter.js';
+import { canonicalJson } from '../trust/canonical-json.js';
 
-export const CHECKPOINT_VERSION = 1;
+/** The version this release writes. It reads version 1 too (see `verifyCheckpointSignature`). */
+export const CHECKPOINT_VERSION = 2;
+/** Every version this release resumes. */
+export const READABLE_CHECKPOINT_VERSIONS: readonly number[] = [1, 2];
 
 /**
- * The machine context of a paused generation, as plain snake_case JSON. Keys are written in
- * this order (the README lists it) so a signed checkpoint serialises the same way everywhere.
- * It never holds a secret answer.
+ * The machine context of a paused generation, as plain snake_case JSON, keys written in one
+ * order so every writer agrees byte for byte. It never holds a secret answer. A signed one is a
+ * capability: it lets whoever holds it resume exactly this pause, with these params, in this
+ * deployment, until it expires.
  */
 export interface Checkpoint {
-  version: 1;
+  version: 1 | 2;
   service: string;
   provider: string;
   model: string;
@@ -31,8 +36,19 @@ export interface Checkpoint {
   mcp_tool_calls: string[];
   agent: string;
   generation_id: string;
+  /** The claim-log slot a resume of this checkpoint claims (version 2; read by the claim log). */
+  claim_slot?: number;
   traceparent?: string;
-  /** HMAC-SHA256 over the rest, when the runtime has a checkpoint key. */
+  /** The deployment that took it: another deployment refuses it, whatever key it holds. */
+  audience?: string;
+  /** ISO time after which a resume is refused (`expired`); none when the runtime sets no TTL. */
+  expires_at?: string;
+  /** Which key signed it: the first 8 hex digits of the key's SHA-256. */
+  key_id?: string;
+  /**
+   * HMAC-SHA256 over the RFC 8785 canonical JSON of the rest of the checkpoint and the action's
+   * params (version 1: over the rest, keys in this order, params not covered).
+   */
   signature?: string;
 }
 
@@ -60,7 +76,11 @@ export const CHECKPOINT_KEYS = [
   'mcp_tool_calls',
   'agent',
   'generation_id',
+  'claim_slot',
   'traceparent',
+  'audience',
+  'expires_at',
+  'key_id',
   'signature',
 ] as const satisfies readonly (keyof Checkpoint)[];
 
@@ -72,7 +92,21 @@ export function orderCheckpoint(checkpoint: Checkpoint): Checkpoint {
   return ordered as unknown as Checkpoint;
 }
 
-/** A checkpoint's canonical JSON: its keys in written order, whatever order it arrived in. */
-export function canonicalCheckpoint(checkpoint: Checkpoint): string {
-  return JSON.stringify(orderCheckpoint(checkpoint));
+/**
+ * The RFC 8785 canonical JSON of everything in a checkpoint but its signature: the same text
+ * whatever order its keys (nested ones included) came back in from a store. What a version 2
+ * signature covers, with the params.
+ */
+export function canonicalUnsigned(checkpoint: Checkpoint): string {
+  const { signature: _signature, ...unsigned } = checkpoint;
+  return canonicalJson(unsigned);
+}
+
+/**
+ * A checkpoint's canonical form: its canonical JSON without the signature, a newline, then the
+ * signature. Two copies of one checkpoint always compare equal; claims compare it and run keys
+ * hash it. `unsigned` is `canonicalUnsigned(checkpoint)` when the caller has it already.
+ */
+export function canonicalCheckpoint(checkpoint: Checkpoint, unsigned = canonicalUnsigned(checkpoint)): string {
+  return `${unsigned}\n${typeof checkpoint.signature === 'string' ? checkpoint.signature : ''}`;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { quoteValue } from '../errors/quote-value.js';
 import { ResumeError } from '../errors/resume-error.js';
-import { CHECKPOINT_VERSION, type Checkpoint } from './checkpoint.js';
+import { CHECKPOINT_VERSION, type Checkpoint, READABLE_CHECKPOINT_VERSIONS } from './checkpoint.js';
 import { checkpointShape, hasCheckpointShape } from './checkpoint-shape.js';
 
 /**
@@ -12,10 +13,10 @@ export function assertCheckpointVersion(value: unknown): asserts value is Checkp
     throw new ResumeError('invalid_checkpoint', 'A checkpoint must be a JSON object');
   }
   const version = (value as { version?: unknown }).version;
-  if (version !== CHECKPOINT_VERSION) {
+  if (!READABLE_CHECKPOINT_VERSIONS.includes(version as number)) {
     throw new ResumeError(
       'unsupported_version',
-      `Checkpoint version ${JSON.stringify(version)} is not supported (this release reads version ${CHECKPOINT_VERSION})`,
+      `Checkpoint version ${quoteValue(version)} is not supported (this release reads versions ${READABLE_CHECKPOINT_VERSIONS.join(' and ')}, and writes ${CHECKPOINT_VERSION})`,
     );
   }
 }

@@ -1,30 +1,41 @@
-import type { Checkpoint } from '../checkpoint/checkpoint.js';
+import { type Checkpoint, canonicalCheckpoint } from '../checkpoint/checkpoint.js';
 import { assertCheckpointVersion, parseCheckpoint } from '../checkpoint/parse-checkpoint.js';
-import { verifyCheckpointSignature } from '../checkpoint/sign-checkpoint.js';
+import { canonicalOf, type KeysLike, verifyCheckpoint } from '../checkpoint/sign-checkpoint.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { validateAnswers } from '../input-request/validate-answers.js';
 import type { ProviderAdapter, ToolCall } from '../provider/provider-adapter.js';
 
 export interface CheckedResume {
   checkpoint: Checkpoint;
+  /** Its canonical form (`canonicalCheckpoint`): what claims compare and run keys hash. */
+  canonical: string;
   answers: Map<string, unknown>;
   /** The paused turn's calls, in the order the model asked for them. */
   turnCalls: ToolCall[];
 }
 
+/** What a resume must match: this agent, action and provider, the keys, params and deployment. */
+export interface ResumeExpectations {
+  agent: string;
+  actionName: string;
+  adapter: ProviderAdapter;
+  /** Undefined when signing is off. */
+  keys: KeysLike | undefined;
+  /** The params the action runs with: the signature covers them. */
+  params: unknown;
+  audience: string | undefined;
+}
+
 /**
- * Every check a resume makes before anything runs: format, signature, that the
- * checkpoint belongs to this agent, action, provider and model, that its turn is consistent, and
- * that the answers fit the questions. Throws `ResumeError`; changes nothing.
+ * Every check a resume makes before anything runs: format, signature (over the checkpoint and
+ * the params), deployment and expiry, that the checkpoint belongs to this agent, action, provider
+ * and model, that its turn is consistent, and that the answers fit the questions. Throws
+ * `ResumeError`; changes nothing.
  */
-export function checkResume(
-  value: unknown,
-  answers: unknown,
-  expected: { agent: string; actionName: string; adapter: ProviderAdapter; checkpointKey: string | undefined },
-): CheckedResume {
+export function checkResume(value: unknown, answers: unknown, expected: ResumeExpectations): CheckedResume {
   // The signature first: any field a client altered is `bad_signature`, whatever it broke.
   assertCheckpointVersion(value);
-  verifyCheckpointSignature(value, expected.checkpointKey);
+  const { unsigned } = verifyCheckpoint(value, expected.keys, { params: expected.params, audience: expected.audience });
   const checkpoint = parseCheckpoint(value);
   const { adapter } = expected;
   if (checkpoint.agent !== expected.agent) {
@@ -53,7 +64,9 @@ export function checkResume(
   }
   const turnCalls = pausedTurnCalls(checkpoint, adapter);
   checkTurnMatches(checkpoint, turnCalls);
-  return { checkpoint, answers: validateAnswers(checkpoint.input_requests, answers), turnCalls };
+  const checkedAnswers = validateAnswers(checkpoint.input_requests, answers);
+  const canonical = canonicalCheckpoint(checkpoint, unsigned ?? canonicalOf(checkpoint));
+  return { checkpoint, canonical, answers: checkedAnswers, turnCalls };
 }
 
 function pausedTurnCalls(checkpoint: Checkpoint, adapter: ProviderAdapter): ToolCall[] {

@@ -6,6 +6,8 @@ export interface EventExtras {
   traceparent: string | undefined;
   /** For `resumed`: which calls were answered and which declined. */
   answers?: ReadonlyMap<string, unknown>;
+  /** For `input_requested`: when its checkpoint expires, if it does. */
+  expiresAt?: string | undefined;
 }
 
 /**
@@ -47,6 +49,7 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
         tool_turns: context.toolTurns,
         tool_choice_cleared: context.toolChoiceCleared,
         ...(extras.traceparent !== undefined && { traceparent: extras.traceparent }),
+        ...(extras.expiresAt !== undefined && { expires_at: extras.expiresAt }),
       } satisfies EventData['input_requested'];
     case 'resumed': {
       const answers = extras.answers ?? new Map<string, unknown>();

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { type ResolvedPrompt, resolvePrompt } from '../agent/action.js';
 import type { AgentBase } from '../agent/agent-types.js';
 import type { Job } from '../bus/bus.js';
-import { canonicalCheckpoint } from '../checkpoint/checkpoint.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { DEFAULT_QUEUE } from '../runtime/runtime.js';
 import { refuseSecretOptionsInJob, restoreSecretOptions } from '../secrets/secret-options.js';
+import { signJob } from '../trust/sign-job.js';
 import { checkResume } from './check-resume.js';
 import { claimCheckpoint } from './claim-checkpoint.js';
 import type { GenerationResponse } from './generation-response.js';
@@ -83,7 +83,7 @@ export class Generation {
 
   /** Checks the checkpoint and answers as `resumeNow()` would, then queues the resume for a worker. Secret answers are refused: a job is stored. */
   async resumeLater(input: ResumeInput & { queue?: string }): Promise<{ generationId: string; jobId: string }> {
-    const checked = this.check(input);
+    const checked = await this.check(input);
     const secret = checked.checkpoint.input_requests.find(
       (request) => request.kind === 'secret' && checked.answers.get(request.tool_call_id as string) !== false,
     );
@@ -122,12 +122,12 @@ export class Generation {
 
   private async resume(input: ResumeInput, control: RunControl, stream?: StreamSink): Promise<GenerationResponse> {
     const prompt = this.prompt();
-    const { checkpoint, answers: given, turnCalls } = this.check(input);
+    // Serialized once, by the check: the claim compares it with the stored checkpoint, the run key hashes it.
+    const { checkpoint, canonical, answers: given, turnCalls } = await this.check(input);
     const answers = restoreSecretOptions(checkpoint, given);
     const store = this.agent.runtime.bus.checkpoints;
-    // Serialized once: the claim compares it with the stored checkpoint, the run key hashes it.
-    const canonical = canonicalCheckpoint(checkpoint);
-    const stored = await claimCheckpoint(store, checkpoint, control.claimant ?? randomUUID(), canonical);
+    const verified = this.agent.runtime.keys !== undefined;
+    const stored = await claimCheckpoint(store, checkpoint, control.claimant ?? randomUUID(), canonical, verified);
     const run = runKeyOf(canonical);
     const recovered =
       control.recoverFromLog || stored?.interrupted
@@ -156,14 +156,17 @@ export class Generation {
     }
   }
 
-  private check(input: ResumeInput) {
+  private async check(input: ResumeInput) {
     if (typeof input !== 'object' || input === null)
       throw new ResumeError('invalid_checkpoint', 'resume needs { checkpoint, answers }');
+    const { runtime } = this.agent;
     return checkResume(input.checkpoint, input.answers, {
       agent: this.agent.name,
       actionName: this.actionName,
       adapter: this.agent.provider,
-      checkpointKey: this.agent.runtime.checkpointKey,
+      keys: runtime.keys,
+      params: this.params,
+      audience: await runtime.audience(),
     });
   }
 
@@ -173,15 +176,12 @@ export class Generation {
     return resolvePrompt(this.actionName, action, this.params, this.agent.instructions);
   }
 
-  /** Queues a job with the caller's trace context, in the job and in the transport's headers. */
+  /** Queues a job, signed, with the caller's trace context in the job and in the transport's headers. */
   private async enqueue(queue: string | undefined, job: Job): Promise<void> {
-    const traceparent = this.agent.runtime.telemetry?.currentTraceparent?.();
-    const traced = traceparent === undefined ? job : { ...job, traceparent };
-    await this.agent.runtime.bus.jobs.enqueue(
-      queue ?? DEFAULT_QUEUE,
-      traced,
-      traceparent === undefined ? {} : { traceparent },
-    );
+    const { runtime } = this.agent;
+    const traceparent = runtime.telemetry?.currentTraceparent?.();
+    const traced = signJob(traceparent === undefined ? job : { ...job, traceparent }, runtime.keys);
+    await runtime.bus.jobs.enqueue(queue ?? DEFAULT_QUEUE, traced, traceparent === undefined ? {} : { traceparent });
   }
 
   private job(kind: Job['kind'], generationId: string): Job {

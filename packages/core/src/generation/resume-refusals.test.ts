@@ -81,7 +81,7 @@ describe('resume refusals: each raises ResumeError before any tool runs or reque
     [
       'an unsupported version',
       'unsupported_version',
-      (c) => ({ checkpoint: { ...c, version: 2 }, answers: goodAnswers }),
+      (c) => ({ checkpoint: { ...c, version: 3 }, answers: goodAnswers }),
     ],
     ['a checkpoint that is not an object', 'invalid_checkpoint', () => ({ checkpoint: 'nope', answers: goodAnswers })],
     [
@@ -186,7 +186,7 @@ describe('resume refusals: each raises ResumeError before any tool runs or reque
       const input = mutate(checkpoint);
       // Re-sign what the case altered, so the check under test is the one that fires, not the signature.
       if (code !== 'bad_signature' && typeof input.checkpoint === 'object') {
-        input.checkpoint = signCheckpoint(input.checkpoint as Checkpoint, KEY);
+        input.checkpoint = signCheckpoint(input.checkpoint as Checkpoint, { keys: KEY, params: { ticketId: 42 } });
       }
       await expectRefused(
         () => agent.handle({ ticketId: 42 }).resumeNow(input),

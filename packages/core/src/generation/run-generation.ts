@@ -1,7 +1,7 @@
 import type { ResolvedPrompt } from '../agent/action.js';
 import type { AgentBase } from '../agent/agent-types.js';
 import type { Checkpoint, CompletedResult } from '../checkpoint/checkpoint.js';
-import { checkpointFromContext } from '../checkpoint/checkpoint-from-context.js';
+import { type CheckpointSeal, checkpointFromContext } from '../checkpoint/checkpoint-from-context.js';
 import { priorMessages, recordRun } from '../context/record-context.js';
 import { askedInputRequest } from '../input-request/asked-input-request.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
@@ -73,7 +73,14 @@ async function run(options: RunOptions): Promise<GenerationResponse> {
     userText: options.prompt.message,
   };
   try {
-    const response = await runToStop({ ...options, prompt: opened.prompt }, initial, scrubber);
+    const { runtime } = options.agent;
+    const seal: CheckpointSeal = {
+      keys: runtime.keys,
+      params: options.params,
+      audience: await runtime.audience(),
+      ttlMs: runtime.checkpointTtlMs,
+    };
+    const response = await runToStop({ ...options, prompt: opened.prompt }, initial, scrubber, seal);
     paused = response.awaitingInput;
     if (!options.nested)
       await recordRun(options.agent.runtime.bus, { ...record, status: response.status, finalText: response.text });
@@ -92,6 +99,7 @@ async function runToStop(
   options: RunOptions,
   initial: GenerationContext,
   scrubber: Scrubber,
+  seal: CheckpointSeal,
 ): Promise<GenerationResponse> {
   const { agent, prompt, start } = options;
   const { runtime, provider: adapter } = agent;
@@ -128,6 +136,7 @@ async function runToStop(
     },
     usage: { inputTokens: 0, outputTokens: 0 },
     toolSpecs: [...prompt.tools.values()].map(toToolSpec),
+    seal,
     pausedCheckpoint: undefined,
     failure: undefined,
   };
@@ -149,9 +158,7 @@ async function runToStop(
   }
   const paused = snapshot.value === 'awaiting_input';
   // A nested run announces no pause, so it has no stored checkpoint to reuse.
-  const checkpoint = paused
-    ? (scope.pausedCheckpoint ?? checkpointFromContext(context, traceparent, runtime.checkpointKey))
-    : undefined;
+  const checkpoint = paused ? (scope.pausedCheckpoint ?? checkpointFromContext(context, traceparent, seal)) : undefined;
   const status = paused ? 'awaiting_input' : context.decision === 'exceeded' ? 'tool_turns_exceeded' : 'completed';
   const response: GenerationResponse = {
     generationId,

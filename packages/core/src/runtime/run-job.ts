@@ -3,6 +3,7 @@ import type { Job, JobDelivery } from '../bus/bus.js';
 import { InterludeError } from '../errors/interlude-error.js';
 import { ProviderError } from '../errors/provider-error.js';
 import type { GenerationResponse } from '../generation/generation-response.js';
+import { verifyJob } from '../trust/sign-job.js';
 import type { Runtime } from './runtime.js';
 
 export type JobOutcome =
@@ -10,10 +11,12 @@ export type JobOutcome =
   | { status: 'failed' | 'refused'; error: Error };
 
 /**
- * Runs one job from the work queue: finds its agent, then generates or resumes (claiming the
- * checkpoint as the job, so a redelivered job may claim it again, and reusing the tool results
- * an interrupted delivery logged). Resolves with the outcome once the generation's events are
- * stored, so the worker can acknowledge; rejects only when the job should be delivered again.
+ * Runs one job from the work queue: checks its signature (a job the runtime's keys did not sign,
+ * or a resume job without its checkpoint, is refused before anything runs: `TrustError`), finds
+ * its agent, then generates or resumes (claiming the checkpoint as the job, so a redelivered job
+ * may claim it again, and reusing the tool results an interrupted delivery logged). Resolves with
+ * the outcome once the generation's events are stored, so the worker can acknowledge; rejects
+ * only when the job should be delivered again.
  */
 export async function runJob(options: {
   runtime: Runtime;
@@ -22,11 +25,17 @@ export async function runJob(options: {
   delivery: JobDelivery;
 }): Promise<JobOutcome> {
   const { runtime, job, delivery } = options;
+  try {
+    verifyJob(job, runtime.keys);
+  } catch (error) {
+    return { status: 'refused', error: error as Error };
+  }
   const agent = options.agents?.find((candidate) => candidate.name === job.agent) ?? runtime.agents.get(job.agent);
   if (agent === undefined)
     return { status: 'refused', error: new TypeError(`No agent named ${job.agent} serves this queue`) };
   const generation = agent.generation(job.action, job.params);
-  const traceparent = delivery.headers['traceparent'] ?? job.traceparent;
+  // The job's own trace context is signed; the transport's header is not.
+  const traceparent = job.traceparent ?? delivery.headers['traceparent'];
   const control = {
     claimant: job.id,
     recoverFromLog: delivery.attempt > 1,
@@ -36,10 +45,7 @@ export async function runJob(options: {
     const response =
       job.kind === 'generate'
         ? await generation.generateNow({ ...control, generationId: job.generation_id })
-        : await generation.resumeNow(
-            { checkpoint: job.checkpoint ?? (await storedCheckpoint(runtime, job)), answers: job.answers ?? {} },
-            control,
-          );
+        : await generation.resumeNow({ checkpoint: job.checkpoint, answers: job.answers ?? {} }, control);
     return { status: response.status, response };
   } catch (error) {
     // A refused resume or a malformed job fails the same way every time: acknowledge it, do not retry.
@@ -48,9 +54,4 @@ export async function runJob(options: {
     if (ProviderError.isInstance(error) && !error.isRetryable) return { status: 'failed', error };
     throw error;
   }
-}
-
-async function storedCheckpoint(runtime: Runtime, job: Job) {
-  const stored = await runtime.bus.checkpoints.load(job.generation_id);
-  return stored?.checkpoint;
 }

@@ -18,14 +18,17 @@ export function publishTransition(
   const { options, traceparent } = scope;
   if (options.nested && name === 'input_requested') return;
   const runtime = options.agent.runtime;
-  const data = eventData(name, context, { traceparent, ...(answers && { answers }) });
   let before: (() => Promise<void>) | undefined;
+  let expiresAt: string | undefined;
   if (name === 'input_requested') {
-    const checkpoint = checkpointFromContext(context, traceparent, runtime.checkpointKey);
+    const checkpoint = checkpointFromContext(context, traceparent, scope.seal);
     scope.pausedCheckpoint = checkpoint;
+    // The event carries the expiry too, so the checkpoint rebuilt from the log is this one.
+    expiresAt = checkpoint.expires_at;
     before = async () => {
       await runtime.bus.checkpoints.save(scope.generationId, { checkpoint, params: options.params });
     };
   }
+  const data = eventData(name, context, { traceparent, expiresAt, ...(answers && { answers }) });
   scope.publisher.emit(name, data, before);
 }
