@@ -12,7 +12,7 @@ const BUCKET = 'bench_floor_checkpoints';
 
 /**
  * The bare loop plus only the NATS writes that make a pause durable and a resume exclusive, in
- * the order DESIGN §7 needs them: each transition published to a file-backed stream with a
+ * the order a durable pause needs them: each transition published to a file-backed stream with a
  * message id (pipelined, acks awaited before a tool runs and at each stop), the paused state put
  * in KV before the pause is announced, and a resume claimed by a get and a revision-checked
  * update. The same 11 messages a cycle of Interlude sends, with none of Interlude's code: the

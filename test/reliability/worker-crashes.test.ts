@@ -15,7 +15,7 @@ const GENERATIONS = 100;
 const CRASHES_PER_POINT = 5;
 const RANDOM_KILLS = 4;
 const POINTS: CrashPoint[] = ['before_tool', 'after_tool', 'before_ack'];
-const seed = Number(process.env.INTERLUDE_RELIABILITY_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const seed = Number(process.env['INTERLUDE_RELIABILITY_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
 
 let ledger: Ledger & { drop(): Promise<void> };
 let runtime: Runtime;

@@ -16,7 +16,7 @@ import { connectLedger } from './reliability-ledger.js';
 import { drainOnSigterm, printJobOutcome, requiredSetting } from './worker-process.js';
 
 const ledger = connectLedger(requiredSetting('POSTGRES_URL'), requiredSetting('LEDGER_SCHEMA'));
-const plan = JSON.parse(process.env.CRASH_PLAN ?? '{}') as Record<string, CrashPoint>;
+const plan = JSON.parse(process.env['CRASH_PLAN'] ?? '{}') as Record<string, CrashPoint>;
 
 async function atCrashPoint(point: CrashPoint, ticketId: number): Promise<void> {
   if (plan[ticketId] !== point || !(await ledger.firstTime(`crash ${ticketId} ${point}`))) return;
@@ -28,14 +28,14 @@ const runtime = createRuntime({
   bus: natsBus({
     servers: requiredSetting('NATS_URL'),
     name: `reliability-worker-${process.pid}`,
-    jobAckWaitMs: Number(process.env.JOB_ACK_WAIT_MS ?? 30_000),
+    jobAckWaitMs: Number(process.env['JOB_ACK_WAIT_MS'] ?? 30_000),
   }),
   telemetry: openTelemetry({ tracerProvider: canaryCheckingTracer(ledger).tracerProvider }),
 });
 const support = defineReliabilityAgent(runtime, {
   ledger,
   atCrashPoint,
-  ...(process.env.MODEL_DELAY_MS !== undefined && { modelDelayMs: Number(process.env.MODEL_DELAY_MS) }),
+  ...(process.env['MODEL_DELAY_MS'] !== undefined && { modelDelayMs: Number(process.env['MODEL_DELAY_MS']) }),
 });
 
 /**
@@ -64,7 +64,7 @@ const worker = createWorker({
   queue: requiredSetting('QUEUE'),
   // One job at a time: a kill then lands exactly at the planned point of that job, never at a random
   // point of a second job (see the suite's README note on the window between a side effect and its event).
-  concurrency: Number(process.env.WORKER_CONCURRENCY ?? 1),
+  concurrency: Number(process.env['WORKER_CONCURRENCY'] ?? 1),
   onJob: printJobOutcome,
 });
 

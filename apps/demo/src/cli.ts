@@ -28,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
   // Ctrl-C is how `tail` stops; any other command it simply interrupts, without a stack trace.
   if (command !== 'tail') process.once('SIGINT', () => process.exit(codes.interrupted));
   const client = new DemoClient();
-  const natsUrl = process.env.NATS_URL?.trim() || undefined;
+  const natsUrl = process.env['NATS_URL']?.trim() || undefined;
   if (command === 'pending') {
     const questions = await client.pending();
     if (questions.length === 0) console.log('No question is waiting.');

@@ -16,6 +16,6 @@ export interface ExitCodes {
  * A failure (the desk unreachable, an answer refused) is 1 either way.
  */
 export function exitCodes(environment: NodeJS.ProcessEnv = process.env): ExitCodes {
-  const byOwnScript = environment.npm_lifecycle_event === 'cli';
+  const byOwnScript = environment['npm_lifecycle_event'] === 'cli';
   return { usage: byOwnScript ? 0 : 2, interrupted: byOwnScript ? 0 : 130 };
 }

@@ -9,6 +9,8 @@ import { scriptedProvider } from '../testing/scripted-provider.js';
 import { secretFormsIn } from '../testing/secret-in-every-form.js';
 import { tool } from '../tool/tool.js';
 
+type ScopeReading = ReturnType<typeof whatScopeHolds>;
+
 /** What `InputRequest` reads from wherever it is called: the current call and its answer. */
 const whatScopeHolds = () => ({
   callId: InputRequest.currentToolCallId(),
@@ -24,7 +26,12 @@ const whatScopeHolds = () => ({
  */
 function parentStartingAChild() {
   const runtime = createRuntime();
-  const seen: Record<string, unknown> = {};
+  const seen: {
+    action?: ScopeReading;
+    tool?: ScopeReading;
+    callback?: ScopeReading;
+    childGeneration?: string;
+  } = {};
   const childTool = tool({
     name: 'file_note',
     description: 'File a note, after asking a person what it says',
@@ -90,7 +97,7 @@ describe('a generation started inside a tool body, directly', () => {
     expect.soft(seen.callback, 'onInputRequest callback').toEqual(outside);
     expect.soft(seen.tool, 'tool').toEqual({ callId: 'call_child', answer: undefined, parentAnswer: undefined });
 
-    const childGeneration = seen.childGeneration as string;
+    const childGeneration = seen.childGeneration ?? '';
     const stored = await runtime.bus.checkpoints.load(childGeneration);
     expect(stored?.checkpoint.input_requests[0]?.prompt).toBe('What should the note say?');
     const sinks = {

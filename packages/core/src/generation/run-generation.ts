@@ -3,7 +3,7 @@ import type { AgentBase } from '../agent/agent-types.js';
 import type { Checkpoint, CompletedResult } from '../checkpoint/checkpoint.js';
 import { type CheckpointSeal, checkpointFromContext } from '../checkpoint/checkpoint-from-context.js';
 import { priorMessages, recordRun } from '../context/record-context.js';
-import { InputRequest } from '../input-request/input-request.js';
+import { askedInputRequest } from '../input-request/asked-input-request.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { toToolSpec } from '../tool/tool.js';
@@ -162,7 +162,7 @@ async function runToStop(
     text: context.lastResponse?.turnText ?? '',
     finishReason: context.lastResponse?.finishReason ?? 'other',
     rawFinishReason: context.lastResponse?.rawFinishReason,
-    inputRequests: paused ? context.inputRequests.map((request) => InputRequest.fromJSON(request)) : [],
+    inputRequests: paused ? context.inputRequests.map(askedInputRequest) : [],
     checkpoint,
     messages: context.messages,
     toolTurns: context.toolTurns,

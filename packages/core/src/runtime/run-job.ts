@@ -35,7 +35,7 @@ export async function runJob(options: {
     return { status: 'refused', error: new TypeError(`No agent named ${job.agent} serves this queue`) };
   const generation = agent.generation(job.action, job.params);
   // The job's own trace context is signed; the transport's header is not.
-  const traceparent = job.traceparent ?? delivery.headers.traceparent;
+  const traceparent = job.traceparent ?? delivery.headers['traceparent'];
   const control = {
     claimant: job.id,
     recoverFromLog: delivery.attempt > 1,
