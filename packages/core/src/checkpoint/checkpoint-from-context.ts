@@ -2,9 +2,13 @@ import type { GenerationContext } from '../generation/generation-context.js';
 import { CHECKPOINT_VERSION, type Checkpoint } from './checkpoint.js';
 import { signCheckpoint } from './sign-checkpoint.js';
 
-/** The checkpoint of a paused generation: its machine context as snake_case JSON, signed when a key is set. */
+/**
+ * The checkpoint of a paused generation: its machine context as snake_case JSON, signed when a
+ * key is set. `claimSlot` is the claim-log slot its resume will claim.
+ */
 export function checkpointFromContext(
   context: GenerationContext,
+  claimSlot: number,
   traceparent: string | undefined,
   key: string | undefined,
 ): Checkpoint {
@@ -27,6 +31,7 @@ export function checkpointFromContext(
       mcp_tool_calls: context.mcpToolCalls,
       agent: identity.agent,
       generation_id: identity.generationId,
+      claim_slot: claimSlot,
       ...(traceparent !== undefined && { traceparent }),
     },
     key,

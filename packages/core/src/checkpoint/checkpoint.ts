@@ -1,15 +1,18 @@
 import type { InputRequestJSON } from '../input-request/input-request.js';
 import type { ProviderMessage } from '../provider/provider-adapter.js';
 
-export const CHECKPOINT_VERSION = 1;
+export const CHECKPOINT_VERSION = 2;
+
+/** Every checkpoint version this release resumes; it writes only the latest. */
+export const READABLE_CHECKPOINT_VERSIONS: readonly number[] = [1, 2];
 
 /**
  * The machine context of a paused generation, as plain snake_case JSON. Keys are written in
- * this order (DESIGN §5) so a signed checkpoint serialises the same way everywhere.
- * It never holds a secret answer.
+ * this order so a signed checkpoint serialises the same way everywhere. It never holds a secret
+ * answer.
  */
 export interface Checkpoint {
-  version: 1;
+  version: 2;
   service: string;
   provider: string;
   model: string;
@@ -31,10 +34,24 @@ export interface Checkpoint {
   mcp_tool_calls: string[];
   agent: string;
   generation_id: string;
+  /**
+   * The claim-log slot a resume of this checkpoint must claim: taken by anyone else, the
+   * checkpoint was resumed already (or its run was taken over), for good.
+   */
+  claim_slot: number;
   traceparent?: string;
   /** HMAC-SHA256 over the rest, when the runtime has a checkpoint key. */
   signature?: string;
 }
+
+/**
+ * A checkpoint written by release 1 (no `claim_slot`). It still resumes: its claim is keyed by
+ * its digest instead.
+ */
+export type CheckpointV1 = Omit<Checkpoint, 'version' | 'claim_slot'> & { version: 1 };
+
+/** A checkpoint of any version this release resumes. */
+export type AnyCheckpoint = Checkpoint | CheckpointV1;
 
 export interface CompletedResult {
   tool_name: string;
@@ -60,19 +77,21 @@ export const CHECKPOINT_KEYS = [
   'mcp_tool_calls',
   'agent',
   'generation_id',
+  'claim_slot',
   'traceparent',
   'signature',
 ] as const satisfies readonly (keyof Checkpoint)[];
 
-export function orderCheckpoint(checkpoint: Checkpoint): Checkpoint {
+export function orderCheckpoint<Version extends AnyCheckpoint>(checkpoint: Version): Version {
   const ordered: Record<string, unknown> = {};
+  const fields = checkpoint as Partial<Record<(typeof CHECKPOINT_KEYS)[number], unknown>>;
   for (const key of CHECKPOINT_KEYS) {
-    if (checkpoint[key] !== undefined) ordered[key] = checkpoint[key];
+    if (fields[key] !== undefined) ordered[key] = fields[key];
   }
-  return ordered as unknown as Checkpoint;
+  return ordered as unknown as Version;
 }
 
-/** A checkpoint's canonical JSON: its keys in DESIGN §5 order, whatever order it arrived in. */
-export function canonicalCheckpoint(checkpoint: Checkpoint): string {
+/** A checkpoint's canonical JSON: its keys in their written order, whatever order it arrived in. */
+export function canonicalCheckpoint(checkpoint: AnyCheckpoint): string {
   return JSON.stringify(orderCheckpoint(checkpoint));
 }

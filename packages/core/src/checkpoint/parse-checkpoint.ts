@@ -1,27 +1,33 @@
 import { z } from 'zod';
 import { ResumeError } from '../errors/resume-error.js';
-import { CHECKPOINT_VERSION, type Checkpoint } from './checkpoint.js';
+import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../json/nesting-depth.js';
+import { type AnyCheckpoint, READABLE_CHECKPOINT_VERSIONS } from './checkpoint.js';
 import { checkpointShape, hasCheckpointShape } from './checkpoint-shape.js';
 
 /**
  * Checks that a value is a checkpoint object of a version this release reads, before anything
- * else, so a newer format gets `unsupported_version` rather than a shape error.
+ * else, so a newer format gets `unsupported_version` rather than a shape error. A value nested
+ * absurdly deep is refused here too, before anything recursive (serialising it to check its
+ * signature, say) can overflow the stack on it.
  */
-export function assertCheckpointVersion(value: unknown): asserts value is Checkpoint {
+export function assertCheckpointVersion(value: unknown): asserts value is AnyCheckpoint {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ResumeError('invalid_checkpoint', 'A checkpoint must be a JSON object');
   }
+  if (nestsDeeperThan(value)) {
+    throw new ResumeError('invalid_checkpoint', `The checkpoint nests deeper than ${MAX_NESTING_DEPTH} levels`);
+  }
   const version = (value as { version?: unknown }).version;
-  if (version !== CHECKPOINT_VERSION) {
+  if (typeof version !== 'number' || !READABLE_CHECKPOINT_VERSIONS.includes(version)) {
     throw new ResumeError(
       'unsupported_version',
-      `Checkpoint version ${JSON.stringify(version)} is not supported (this release reads version ${CHECKPOINT_VERSION})`,
+      `Checkpoint version ${JSON.stringify(version)} is not supported (this release reads versions ${READABLE_CHECKPOINT_VERSIONS.join(' and ')})`,
     );
   }
 }
 
 /** Checks every field's type (after the version and, when a key is set, the signature). */
-export function parseCheckpoint(value: unknown): Checkpoint {
+export function parseCheckpoint(value: unknown): AnyCheckpoint {
   assertCheckpointVersion(value);
   // The plain check answers for a well-formed checkpoint; zod decides (and explains) the rest.
   if (hasCheckpointShape(value)) return value;
@@ -29,5 +35,5 @@ export function parseCheckpoint(value: unknown): Checkpoint {
   if (!parsed.success) {
     throw new ResumeError('invalid_checkpoint', `The checkpoint is malformed: ${z.prettifyError(parsed.error)}`);
   }
-  return value as Checkpoint;
+  return value as AnyCheckpoint;
 }

@@ -1,11 +1,13 @@
 import type { GenerationEvent } from '../bus/events.js';
+import { latestEpochs } from '../bus/latest-epochs.js';
 import { CHECKPOINT_VERSION, type Checkpoint, type CompletedResult } from './checkpoint.js';
 import { signCheckpoint } from './sign-checkpoint.js';
 
 /**
  * Replays a generation's event log into the checkpoint of its latest pause: the state is a pure
- * function of the log (DESIGN §4). Returns undefined when the log holds no pause, or when the
- * generation carried on after its last one.
+ * function of the log. Returns undefined when the log holds no pause, or when the generation
+ * carried on after its last one. Of a run taken over by another worker only the latest epoch
+ * counts (`latestEpochs`).
  */
 export function rebuildCheckpoint(
   events: readonly GenerationEvent[],
@@ -23,12 +25,13 @@ export function rebuildCheckpoint(
         | 'approval_tool_calls'
         | 'approved_tool_calls'
         | 'mcp_tool_calls'
+        | 'claim_slot'
       >
     | undefined;
   let messages: unknown[] = [];
   let completed: Record<string, CompletedResult> = {};
   let latest: Checkpoint | undefined;
-  for (const event of events) {
+  for (const event of latestEpochs(events)) {
     switch (event.event) {
       case 'started':
         base = {
@@ -72,6 +75,7 @@ export function rebuildCheckpoint(
           approval_tool_calls: event.data.approval_tool_calls,
           approved_tool_calls: event.data.approved_tool_calls,
           mcp_tool_calls: event.data.mcp_tool_calls,
+          claim_slot: event.data.claim_slot,
           ...(event.data.traceparent !== undefined && { traceparent: event.data.traceparent }),
         };
         break;
@@ -81,6 +85,7 @@ export function rebuildCheckpoint(
         if (event.event !== 'failed') latest = undefined;
         break;
       case 'resumed':
+      case 'tool_started':
         break;
     }
   }

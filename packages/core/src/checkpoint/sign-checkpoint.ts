@@ -1,25 +1,25 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ResumeError } from '../errors/resume-error.js';
-import { type Checkpoint, orderCheckpoint } from './checkpoint.js';
+import { type AnyCheckpoint, orderCheckpoint } from './checkpoint.js';
 
 /** HMAC-SHA256 over the checkpoint without its signature, keys in their written order. */
-export function signatureOf(checkpoint: Checkpoint, key: string): string {
+export function signatureOf(checkpoint: AnyCheckpoint, key: string): string {
   const { signature: _ignored, ...unsigned } = checkpoint;
   return createHmac('sha256', key)
-    .update(JSON.stringify(orderCheckpoint(unsigned as Checkpoint)))
+    .update(JSON.stringify(orderCheckpoint(unsigned as AnyCheckpoint)))
     .digest('hex');
 }
 
 /** The checkpoint with its `signature` set (last key), or unchanged when there is no key. */
-export function signCheckpoint(checkpoint: Checkpoint, key: string | undefined): Checkpoint {
+export function signCheckpoint<Version extends AnyCheckpoint>(checkpoint: Version, key: string | undefined): Version {
   const { signature: _ignored, ...unsigned } = checkpoint;
-  const ordered = orderCheckpoint(unsigned as Checkpoint);
+  const ordered = orderCheckpoint(unsigned as Version);
   if (key === undefined) return ordered;
   return { ...ordered, signature: signatureOf(ordered, key) };
 }
 
 /** Refuses a checkpoint whose signature is missing or does not match, so a client cannot alter one. */
-export function verifyCheckpointSignature(checkpoint: Checkpoint, key: string | undefined): void {
+export function verifyCheckpointSignature(checkpoint: AnyCheckpoint, key: string | undefined): void {
   if (key === undefined) return;
   if (typeof checkpoint.signature !== 'string') {
     throw new ResumeError(

@@ -1,19 +1,34 @@
-import type { Checkpoint } from '../checkpoint/checkpoint.js';
+import type { AgentBase } from '../agent/agent-types.js';
+import type { AnyCheckpoint } from '../checkpoint/checkpoint.js';
 import { assertCheckpointVersion, parseCheckpoint } from '../checkpoint/parse-checkpoint.js';
 import { verifyCheckpointSignature } from '../checkpoint/sign-checkpoint.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { validateAnswers } from '../input-request/validate-answers.js';
+import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../json/nesting-depth.js';
 import type { ProviderAdapter, ToolCall } from '../provider/provider-adapter.js';
 
 export interface CheckedResume {
-  checkpoint: Checkpoint;
+  checkpoint: AnyCheckpoint;
   answers: Map<string, unknown>;
   /** The paused turn's calls, in the order the model asked for them. */
   turnCalls: ToolCall[];
 }
 
+/** `checkResume` for one action of an agent, on a resume's `{ checkpoint, answers }`. */
+export function checkResumeFor(agent: AgentBase, actionName: string, input: unknown): CheckedResume {
+  if (typeof input !== 'object' || input === null)
+    throw new ResumeError('invalid_checkpoint', 'resume needs { checkpoint, answers }');
+  const { checkpoint, answers } = input as { checkpoint?: unknown; answers?: unknown };
+  return checkResume(checkpoint, answers, {
+    agent: agent.name,
+    actionName,
+    adapter: agent.provider,
+    checkpointKey: agent.runtime.checkpointKey,
+  });
+}
+
 /**
- * Every check a resume makes before anything runs (DESIGN §5): format, signature, that the
+ * Every check a resume makes before anything runs: format, signature, that the
  * checkpoint belongs to this agent, action, provider and model, that its turn is consistent, and
  * that the answers fit the questions. Throws `ResumeError`; changes nothing.
  */
@@ -24,6 +39,9 @@ export function checkResume(
 ): CheckedResume {
   // The signature first: any field a client altered is `bad_signature`, whatever it broke.
   assertCheckpointVersion(value);
+  if (nestsDeeperThan(answers)) {
+    throw new ResumeError('invalid_checkpoint', `The answers nest deeper than ${MAX_NESTING_DEPTH} levels`);
+  }
   verifyCheckpointSignature(value, expected.checkpointKey);
   const checkpoint = parseCheckpoint(value);
   const { adapter } = expected;
@@ -56,7 +74,7 @@ export function checkResume(
   return { checkpoint, answers: validateAnswers(checkpoint.input_requests, answers), turnCalls };
 }
 
-function pausedTurnCalls(checkpoint: Checkpoint, adapter: ProviderAdapter): ToolCall[] {
+function pausedTurnCalls(checkpoint: AnyCheckpoint, adapter: ProviderAdapter): ToolCall[] {
   const size = checkpoint.tool_call_turn_size;
   if (size < 1 || size > checkpoint.messages.length) {
     throw new ResumeError('no_tool_call_turn', `The checkpoint has no tool-call turn (tool_call_turn_size ${size})`);
@@ -71,7 +89,7 @@ function pausedTurnCalls(checkpoint: Checkpoint, adapter: ProviderAdapter): Tool
   return calls;
 }
 
-function checkTurnMatches(checkpoint: Checkpoint, calls: ToolCall[]): void {
+function checkTurnMatches(checkpoint: AnyCheckpoint, calls: ToolCall[]): void {
   const callIds = new Set(calls.map((call) => call.id));
   const accounted = new Set<string>();
   for (const callId of Object.keys(checkpoint.completed_results)) {

@@ -6,6 +6,8 @@ export interface EventExtras {
   traceparent: string | undefined;
   /** For `resumed`: which calls were answered and which declined. */
   answers?: ReadonlyMap<string, unknown>;
+  /** For `input_requested`: the slot a resume of this pause claims. */
+  claimSlot?: number;
 }
 
 /**
@@ -35,6 +37,7 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
         ...(response?.responseId !== undefined && { response_id: response.responseId }),
         tool_turns: context.toolTurns,
         tool_choice_cleared: context.toolChoiceCleared,
+        ...(context.decision === 'continue' && { continuation: true as const }),
       } satisfies EventData['model_responded'];
     }
     case 'input_requested':
@@ -46,6 +49,7 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
         mcp_tool_calls: context.mcpToolCalls,
         tool_turns: context.toolTurns,
         tool_choice_cleared: context.toolChoiceCleared,
+        claim_slot: extras.claimSlot ?? 0,
         ...(extras.traceparent !== undefined && { traceparent: extras.traceparent }),
       } satisfies EventData['input_requested'];
     case 'resumed': {
@@ -72,7 +76,8 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
       } satisfies EventData['completed'];
     case 'failed':
       return { error: context.error ?? { name: 'Error', message: 'unknown failure' } } satisfies EventData['failed'];
+    case 'tool_started':
     case 'tool_completed':
-      throw new Error('tool_completed is published by runTools, one per call');
+      throw new Error(`${name} is published by runTools, one per call`);
   }
 }

@@ -69,12 +69,16 @@ describe('the refund scenario', () => {
     await agent.handle({ ticketId: 42 }).resumeNow({ checkpoint: paused.checkpoint, answers: { call_refund: true } });
 
     const events = await runtime.bus.events(paused.generationId);
+    // Each body's intent (`tool_started`) is stored before it runs, the refund's question included.
     expect(events.map((event) => event.event)).toEqual([
       'started',
       'model_responded',
+      'tool_started',
       'tool_completed',
+      'tool_started',
       'input_requested',
       'resumed',
+      'tool_started',
       'tool_completed',
       'model_responded',
       'completed',

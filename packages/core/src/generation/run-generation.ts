@@ -1,9 +1,12 @@
 import type { ResolvedPrompt } from '../agent/action.js';
 import type { AgentBase } from '../agent/agent-types.js';
-import type { Checkpoint, CompletedResult } from '../checkpoint/checkpoint.js';
-import { checkpointFromContext } from '../checkpoint/checkpoint-from-context.js';
+import type { AnyCheckpoint } from '../checkpoint/checkpoint.js';
+import type { RunRecovery } from '../claims/recover-run.js';
+import { endFailedRun, type RunLease } from '../claims/run-lease.js';
 import { priorMessages, recordRun } from '../context/record-context.js';
+import { FencedError } from '../errors/fenced-error.js';
 import { InputRequest } from '../input-request/input-request.js';
+import { isPermanentFailure } from '../runtime/permanent-failure.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { toToolSpec } from '../tool/tool.js';
@@ -22,7 +25,7 @@ export type RunStart =
   | { kind: 'fresh'; generationId: string }
   | {
       kind: 'resume';
-      checkpoint: Checkpoint;
+      checkpoint: AnyCheckpoint;
       context: GenerationContext;
       answers: ReadonlyMap<string, unknown>;
       run: string;
@@ -42,8 +45,10 @@ export interface RunOptions {
    * published nor passed to `onInputRequest`; the caller turns its questions into a tool result.
    */
   nested?: boolean;
-  /** Results already in the event log for this run (a redelivered job): reused, not run again. */
-  recovered?: Readonly<Record<string, CompletedResult>>;
+  /** The run's hold on its generation (its claim, or a fresh run's place in the claim log). */
+  lease: RunLease;
+  /** What earlier holders of this run did (a takeover, a claim after a release): reused, never repeated. */
+  recovery?: RunRecovery;
 }
 
 /**
@@ -79,6 +84,14 @@ async function run(options: RunOptions): Promise<GenerationResponse> {
       await recordRun(options.agent.runtime.bus, { ...record, status: response.status, finalText: response.text });
     return response;
   } catch (error) {
+    if (FencedError.isInstance(error)) throw error;
+    // A failure the machine did not announce (opening MCP servers, the context store, the bus)
+    // gives the claim back too; a job fenced out while doing so was taken over.
+    await endFailedRun(options.lease, { error, permanent: isPermanentFailure(error) }).catch(
+      (releaseError: unknown) => {
+        if (FencedError.isInstance(releaseError)) throw releaseError;
+      },
+    );
     if (!options.nested) await recordRun(options.agent.runtime.bus, { ...record, status: 'failed' }).catch(() => {});
     throw error;
   } finally {
@@ -111,12 +124,20 @@ async function runToStop(
   const scope: RunScope = {
     options,
     generationId,
+    lease: options.lease,
+    replay: [...(options.recovery?.responses ?? [])],
     scrubber,
     trace,
     traceparent: trace?.traceparent,
     publisher: createEventPublisher(
       runtime.bus,
-      { agent: agent.name, action: prompt.actionName, generationId, run: start.kind === 'fresh' ? 'start' : start.run },
+      {
+        agent: agent.name,
+        action: prompt.actionName,
+        generationId,
+        run: start.kind === 'fresh' ? 'start' : start.run,
+        epoch: options.lease.epoch,
+      },
       scrubber,
     ),
     signal: options.signal ?? options.stream?.signal,
@@ -131,7 +152,7 @@ async function runToStop(
     pausedCheckpoint: undefined,
     failure: undefined,
   };
-  const { publisher, traceparent, usage } = scope;
+  const { publisher, usage } = scope;
 
   const actor = createGenerationActor(initial, scope);
   const stopped = waitForStop(actor, start.kind === 'resume');
@@ -148,10 +169,8 @@ async function runToStop(
     throw failure ?? new Error(context.error?.message ?? 'The generation failed');
   }
   const paused = snapshot.value === 'awaiting_input';
-  // A nested run announces no pause, so it has no stored checkpoint to reuse.
-  const checkpoint = paused
-    ? (scope.pausedCheckpoint ?? checkpointFromContext(context, traceparent, runtime.checkpointKey))
-    : undefined;
+  // A nested run announces no pause and stores no checkpoint: it returns none.
+  const checkpoint = paused ? scope.pausedCheckpoint : undefined;
   const status = paused ? 'awaiting_input' : context.decision === 'exceeded' ? 'tool_turns_exceeded' : 'completed';
   const response: GenerationResponse = {
     generationId,

@@ -52,9 +52,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
   async function locate(generationId: string) {
     const stored = await runtime.bus.checkpoints.load(generationId);
+    // Whether it may still be resumed is the claim's to say, when the resume claims it.
     if (stored === undefined) throw new ResumeError('not_found', `No paused generation ${generationId} is stored`);
-    if (stored.claimedBy !== undefined)
-      throw new ResumeError('already_resumed', `Generation ${generationId} was already resumed`);
     const agent = agents.get(stored.checkpoint.agent);
     if (agent === undefined) {
       throw new ResumeError(

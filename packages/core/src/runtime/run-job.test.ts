@@ -51,10 +51,12 @@ describe('background generations through the job queue', () => {
       checkpoint: throughJson(paused.checkpoint),
       answers: { call_refund: true },
     };
-    await expect(runJob({ runtime, job, delivery: { attempt: 1, headers: {} } })).rejects.toThrow('worker died here');
+    await expect(runJob({ runtime, job, delivery: { attempt: 1, headers: {}, maxAttempts: 5 } })).rejects.toThrow(
+      'worker died here',
+    );
     expect(scenario.runs.issue_refund).toBe(1);
 
-    const second = await runJob({ runtime, job, delivery: { attempt: 2, headers: {} } });
+    const second = await runJob({ runtime, job, delivery: { attempt: 2, headers: {}, maxAttempts: 5 } });
     expect(second.status).toBe('completed');
     expect(scenario.runs.issue_refund).toBe(1);
     const events = await runtime.bus.events(paused.generationId);
@@ -75,7 +77,7 @@ describe('background generations through the job queue', () => {
         params: {},
         generation_id: 'gen_x',
       },
-      delivery: { attempt: 1, headers: {} },
+      delivery: { attempt: 1, headers: {}, maxAttempts: 5 },
     });
     expect(outcome.status).toBe('refused');
   });
