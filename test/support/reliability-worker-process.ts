@@ -49,11 +49,13 @@ function withCrashBeforeAck(inner: Runtime): Runtime {
       inner.bus.jobs.consume(
         queue,
         async (job, delivery) => {
-          await handler(job, delivery);
+          const verdict = await handler(job, delivery);
           if (job.kind === 'resume') await atCrashPoint('before_ack', (job.params as TicketParams).ticketId);
+          return verdict;
         },
         options,
       ),
+    deadLetters: (queue) => inner.bus.jobs.deadLetters(queue),
   };
   return { ...inner, bus: { ...inner.bus, jobs } };
 }

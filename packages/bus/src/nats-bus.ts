@@ -2,8 +2,9 @@ import { type Bus, toEventFilter } from '@interlude/core';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createJetStreamJobQueue } from './jetstream-job-queue.js';
 import { createKvCheckpointStore } from './kv-checkpoint-store.js';
+import { createNatsClaimLog } from './nats-claim-log.js';
 import { publishEvent, readEvents } from './nats-event-log.js';
-import { connectNats, type NatsBusOptions, type NatsResources, setUpNats } from './nats-setup.js';
+import { connectNats, type NatsBusOptions, type NatsResources, replicasOf, setUpNats } from './nats-setup.js';
 import { subscribeEvents } from './nats-subscribe.js';
 import { type RetryOptions, retryTransient } from './retry.js';
 
@@ -12,7 +13,8 @@ export type { NatsBusOptions } from './nats-setup.js';
 /**
  * The bus over NATS JetStream: how Interlude runs across processes and machines. Transitions go
  * to `interlude.gen.<agent>.<action>.<generation_id>.<event>` and the `INTERLUDE_EVENTS` log,
- * checkpoints to the KV bucket `interlude_checkpoints`, jobs to the work queue `INTERLUDE_JOBS`.
+ * checkpoints to the KV bucket `interlude_checkpoints`, claims to the write-once slots of
+ * `INTERLUDE_CLAIMS`, jobs to the work queue `INTERLUDE_JOBS` (refused ones to `INTERLUDE_DEAD`).
  *
  * It returns at once and connects in the background; the first call waits for the connection.
  * The connection reconnects forever, and every write made while the server is away is retried
@@ -22,6 +24,7 @@ export type { NatsBusOptions } from './nats-setup.js';
  * const runtime = createRuntime({ bus: natsBus({ servers: 'nats://127.0.0.1:4222' }) });
  */
 export function natsBus(options: NatsBusOptions): Bus {
+  replicasOf(options); // a bad value fails here, not in the background
   let closed = false;
   const retry: RetryOptions = { isClosed: () => closed };
   const onError =
@@ -53,10 +56,10 @@ export function natsBus(options: NatsBusOptions): Bus {
       await publishEvent(requests, event, retry);
     },
 
-    async events(generationId) {
+    async events(generationId, eventOptions) {
       const { client } = await ready;
       // A read is idempotent: while the server is away it waits and tries again.
-      return retryTransient(() => readEvents(client, generationId), retry);
+      return retryTransient(() => readEvents(client, generationId, eventOptions?.everyEpoch === true), retry);
     },
 
     async subscribe(filter, handler) {
@@ -67,6 +70,8 @@ export function natsBus(options: NatsBusOptions): Bus {
     },
 
     checkpoints: createKvCheckpointStore(() => ready, retry),
+
+    claims: createNatsClaimLog(() => ready, retry),
 
     jobs: createJetStreamJobQueue(
       () => ready,

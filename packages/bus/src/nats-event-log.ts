@@ -1,8 +1,9 @@
-import type { GenerationEvent } from '@interlude/core';
-import { DeliverPolicy, type JetStreamClient } from '@nats-io/jetstream';
+import { epochOf, type GenerationEvent, latestEpochs } from '@interlude/core';
+import type { JetStreamClient } from '@nats-io/jetstream';
 import { headers as createHeaders } from '@nats-io/transport-node';
 import { type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
-import { decodeJson, encodeJson } from './json-codec.js';
+import { encodeJson } from './json-codec.js';
+import { readSubject } from './read-subject.js';
 import { type RetryOptions, retryTransient } from './retry.js';
 import { EVENTS_STREAM, eventSubject, generationSubject } from './subjects.js';
 
@@ -20,41 +21,27 @@ export async function publishEvent(requests: JetStreamRequests, event: Generatio
 }
 
 /**
- * A generation's event log, in stream order, read with an ordered consumer on one filter subject
- * (nats-server 2.9 takes a single filter). Reading stops when nothing is pending, so an unknown
- * id gives `[]` at once. Events are also deduplicated by id, in case a publish outlived the
- * stream's duplicate window.
+ * A generation's event log, in stream order (`readSubject`). Events are also deduplicated by id,
+ * in case a publish outlived the stream's duplicate window. Of a run taken over, only its latest
+ * epoch is kept (`latestEpochs`), unless `everyEpoch`.
  */
-export async function readEvents(client: JetStreamClient, generationId: string): Promise<GenerationEvent[]> {
-  const consumer = await client.consumers.get(EVENTS_STREAM, {
-    filter_subjects: generationSubject(generationId),
-    deliver_policy: DeliverPolicy.All,
-  });
-  const events: GenerationEvent[] = [];
-  try {
-    const info = await consumer.info(true);
-    if (info.num_pending === 0) return events;
-    const seen = new Set<string>();
-    const messages = await consumer.consume({ max_messages: Math.min(info.num_pending, 1_000) });
-    for await (const message of messages) {
-      const event = decodeJson<GenerationEvent>(message.data);
-      if (!seen.has(event.id)) {
-        seen.add(event.id);
-        events.push(event);
-      }
-      if (message.info.pending === 0) break;
-    }
-    messages.stop();
-    return inRunOrder(events);
-  } finally {
-    await consumer.delete().catch(() => undefined);
+export async function readEvents(
+  client: JetStreamClient,
+  generationId: string,
+  everyEpoch = false,
+): Promise<GenerationEvent[]> {
+  const byId = new Map<string, GenerationEvent>();
+  for (const event of await readSubject<GenerationEvent>(client, EVENTS_STREAM, generationSubject(generationId))) {
+    if (!byId.has(event.id)) byId.set(event.id, event);
   }
+  const ordered = inRunOrder([...byId.values()]);
+  return everyEpoch ? ordered : latestEpochs(ordered);
 }
 
 /**
- * Runs in the order they began, each run's events by index. A run pipelines its publishes, so a
- * publish retried through an outage can land after a later one of the same run; its index says
- * where it belongs. Ties (a failed run's `failed` and its retry's event) keep stream order.
+ * Runs in the order they began, each run's events by epoch, then index. A run pipelines its
+ * publishes, so a publish retried through an outage can land after a later one of the same run;
+ * its index says where it belongs. Ties keep stream order.
  */
 export function inRunOrder(events: GenerationEvent[]): GenerationEvent[] {
   const runOrder = new Map<string, number>();
@@ -64,6 +51,7 @@ export function inRunOrder(events: GenerationEvent[]): GenerationEvent[] {
     .sort(
       (a, b) =>
         (runOrder.get(a.event.run) as number) - (runOrder.get(b.event.run) as number) ||
+        epochOf(a.event) - epochOf(b.event) ||
         a.event.index - b.event.index ||
         a.position - b.position,
     )
