@@ -27,11 +27,17 @@ export async function startOperator(options: {
   queue: string;
   ours: ReadonlySet<string>;
   mayDecide?: (generationId: string) => boolean;
+  /** Awaited before a generation's first question is answered: lets a test start resumes in batches. */
+  holdFirstAnswer?: (generationId: string) => Promise<void>;
 }): Promise<OperatorLog & { stop(): Promise<void> }> {
   const log: OperatorLog = { paused: new Set(), completed: new Set(), reruns: [], declines: [], failures: [] };
   const answered = new Set<string>();
   const pending = new Set<Promise<void>>();
   const answer = async (generationId: string, requests: InputRequestJSON[]) => {
+    if (!log.paused.has(generationId)) {
+      log.paused.add(generationId);
+      await options.holdFirstAnswer?.(generationId);
+    }
     const answers: Record<string, unknown> = {};
     for (const request of requests) {
       const callId = request.tool_call_id ?? '';
@@ -60,7 +66,6 @@ export async function startOperator(options: {
       }
       if (event.event !== 'input_requested' || answered.has(event.id)) return;
       answered.add(event.id);
-      log.paused.add(event.generation_id);
       const task = answer(event.generation_id, event.data.input_requests)
         .catch((error: unknown) => void log.failures.push(`${event.generation_id}: ${String(error)}`))
         .finally(() => pending.delete(task));
