@@ -1,4 +1,4 @@
-import type { InputRequestJSON, Runtime, Subscription } from '@interlude/core';
+import type { GenerationEvent, InputRequestJSON, Runtime, Subscription } from '@interlude/core';
 import type { Ledger } from './reliability-ledger.js';
 
 /** What the operator did, for a test's assertions and figures. */
@@ -56,24 +56,45 @@ export async function startOperator(options: {
     }
     await options.runtime.answerLater(generationId, answers, { queue: options.queue });
   };
+  const heard = (event: GenerationEvent) => {
+    if (!options.ours.has(event.generation_id)) return;
+    if (event.event === 'completed') {
+      log.completed.add(event.generation_id);
+      return;
+    }
+    if (event.event !== 'input_requested' || answered.has(event.id)) return;
+    answered.add(event.id);
+    const task = answer(event.generation_id, event.data.input_requests)
+      .catch((error: unknown) => void log.failures.push(`${event.generation_id}: ${String(error)}`))
+      .finally(() => pending.delete(task));
+    pending.add(task);
+  };
   const subscription: Subscription = await options.runtime.bus.subscribe(
     { event: ['input_requested', 'completed'] },
-    (event) => {
-      if (!options.ours.has(event.generation_id)) return;
-      if (event.event === 'completed') {
-        log.completed.add(event.generation_id);
-        return;
-      }
-      if (event.event !== 'input_requested' || answered.has(event.id)) return;
-      answered.add(event.id);
-      const task = answer(event.generation_id, event.data.input_requests)
-        .catch((error: unknown) => void log.failures.push(`${event.generation_id}: ${String(error)}`))
-        .finally(() => pending.delete(task));
-      pending.add(task);
-    },
+    heard,
   );
+  // A live subscriber misses what is published while its own connection is down (a server
+  // restart): the event log has it, so the operator reads the logs of what it is waiting on too.
+  let sweeping = false;
+  const sweep = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    void (async () => {
+      for (const generationId of options.ours) {
+        if (log.completed.has(generationId)) continue;
+        const events = await options.runtime.bus.events(generationId);
+        const last = events.findLast((event) => event.event === 'input_requested' || event.event === 'completed');
+        if (last !== undefined) heard(last);
+      }
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        sweeping = false;
+      });
+  }, 2_000);
   return Object.assign(log, {
     async stop() {
+      clearInterval(sweep);
       await subscription.unsubscribe();
       await Promise.all([...pending]);
     },

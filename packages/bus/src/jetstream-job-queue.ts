@@ -14,6 +14,7 @@ import { encodeJson } from './json-codec.js';
 import { readSubject } from './read-subject.js';
 import { type RetryOptions, retryTransient } from './retry.js';
 import { DEAD_STREAM, deadLetterSubject, JOBS_STREAM, jobConsumerName, jobSubject } from './subjects.js';
+import { sweepAcknowledgedJobs } from './sweep-acknowledged-jobs.js';
 
 export interface JobQueueSettings {
   ackWaitMs: number;
@@ -29,7 +30,8 @@ export interface JobQueueSettings {
  * heartbeat. A refused job, or one delivered `maxDeliver` times without success, is written to
  * `INTERLUDE_DEAD` (subject `interlude.dead.<queue>`) and acknowledged: nothing stays in the
  * queue for good (the consumer's own `max_deliver` is unlimited, since a server that stops
- * delivering a job leaves it in a work queue forever).
+ * delivering a job leaves it in a work queue forever, and acknowledged jobs a 2.9 server failed
+ * to remove are swept: `sweepAcknowledgedJobs`).
  */
 export function createJetStreamJobQueue(
   resources: () => Promise<{
@@ -62,10 +64,17 @@ export function createJetStreamJobQueue(
       const { connection, requests, client, manager } = await resources();
       await retryTransient(() => ensureJobConsumer(manager, queue, settings), retry);
       const pullSubject = `${client.apiPrefix}.CONSUMER.MSG.NEXT.${JOBS_STREAM}.${jobConsumerName(queue)}`;
+      const sweepNames = {
+        apiPrefix: client.apiPrefix,
+        stream: JOBS_STREAM,
+        consumer: jobConsumerName(queue),
+        subject: jobSubject(queue),
+      };
       return runJobConsumer(connection, requests, pullSubject, handler, {
         ...settings,
         concurrency: options.concurrency,
         retry,
+        sweep: () => sweepAcknowledgedJobs(requests, sweepNames),
         deadLetter: (letter, messageId) => publishDeadLetter(requests, queue, letter, messageId, retry),
       });
     },

@@ -21,7 +21,13 @@ interface LoopSettings {
   retry: RetryOptions;
   /** Stores a refused job; `messageId` names the stored message, so a retried write lands once. */
   deadLetter: (letter: Omit<DeadLetter, 'queue' | 'version'>, messageId: string) => Promise<void>;
+  /** Removes acknowledged jobs the stream kept (`sweepAcknowledgedJobs`): run now and then, and after a reconnect. */
+  sweep?: () => Promise<number>;
 }
+
+/** How often the consumer sweeps acknowledged jobs the stream kept, and how long after a reconnect. */
+const SWEEP_EVERY_MS = 15_000;
+const SWEEP_AFTER_RECONNECT_MS = 3_000;
 
 /** How long one pull request waits for jobs before the server ends it with a 408. */
 const PULL_EXPIRES_MS = 1_000;
@@ -279,6 +285,15 @@ export function runJobConsumer(
   }, PULL_EXPIRES_MS);
   watchdog.unref();
 
+  const sweep = () => {
+    if (!active() || disconnected || settings.sweep === undefined) return;
+    settings.sweep().catch((error: unknown) => {
+      if (active() && !isTransientNatsError(error)) settings.onError(error, 'sweeping acknowledged jobs');
+    });
+  };
+  const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
+  sweeper.unref();
+
   // Pulls sent before a reconnect died with the old connection (or the old server): ask again.
   const statuses = watchConnectionStatus(connection, (status) => {
     if (status.type === 'disconnect') disconnected = true;
@@ -286,15 +301,18 @@ export function runJobConsumer(
       disconnected = false;
       requested = 0;
       schedulePull();
+      setTimeout(sweep, SWEEP_AFTER_RECONNECT_MS).unref();
     }
   });
 
   schedulePull();
+  sweep();
 
   return {
     async stop() {
       stopped = true;
       clearInterval(watchdog);
+      clearInterval(sweeper);
       if (retryTimer !== undefined) clearTimeout(retryTimer);
       statuses.stop();
       for (const held of waiting.splice(0)) {
