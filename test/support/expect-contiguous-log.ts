@@ -11,7 +11,7 @@ import { rawStoredEvents } from './bus-raw-log.js';
  */
 export async function expectContiguousLog(
   bus: Pick<Bus, 'events'>,
-  servers: string,
+  servers: string | string[],
   generationId: string,
 ): Promise<GenerationEvent[]> {
   const log = await bus.events(generationId);

@@ -1,7 +1,8 @@
 /**
  * A worker in its own process for the reliability suite:
  * `node --import tsx test/support/reliability-worker-process.ts`, settings in env:
- * NATS_URL, QUEUE, POSTGRES_URL, LEDGER_SCHEMA, JOB_ACK_WAIT_MS, WORKER_CONCURRENCY (default 1),
+ * NATS_URL (a cluster's URLs separated by commas), REPLICAS (default 1), QUEUE, POSTGRES_URL,
+ * LEDGER_SCHEMA, JOB_ACK_WAIT_MS, WORKER_CONCURRENCY (default 1),
  * MODEL_DELAY_MS and CRASH_PLAN, a JSON map of
  * ticket id to crash point. At a planned point (the first time only, across restarts) it prints
  * `crash <point> <ticket>` and stalls, so the test can kill it there with SIGKILL. STALL_PLAN maps
@@ -54,7 +55,8 @@ async function stopped(line: string): Promise<void> {
 
 const runtime = createRuntime({
   bus: natsBus({
-    servers: requiredSetting('NATS_URL'),
+    servers: requiredSetting('NATS_URL').split(','),
+    replicas: Number(process.env.REPLICAS ?? 1),
     name: `reliability-worker-${process.pid}`,
     jobAckWaitMs: Number(process.env.JOB_ACK_WAIT_MS ?? 30_000),
   }),

@@ -80,8 +80,11 @@ export function createJetStreamJobQueue(
     },
 
     async deadLetters(queue: string) {
-      const { client } = await resources();
-      return retryTransient(() => readSubject<DeadLetter>(client, DEAD_STREAM, deadLetterSubject(queue)), retry);
+      const { client, requests } = await resources();
+      return retryTransient(
+        () => readSubject<DeadLetter>(client, requests, DEAD_STREAM, deadLetterSubject(queue)),
+        retry,
+      );
     },
   };
 }

@@ -57,9 +57,9 @@ export function natsBus(options: NatsBusOptions): Bus {
     },
 
     async events(generationId, eventOptions) {
-      const { client } = await ready;
+      const resources = await ready;
       // A read is idempotent: while the server is away it waits and tries again.
-      return retryTransient(() => readEvents(client, generationId, eventOptions?.everyEpoch === true), retry);
+      return retryTransient(() => readEvents(resources, generationId, eventOptions?.everyEpoch === true), retry);
     },
 
     async subscribe(filter, handler) {

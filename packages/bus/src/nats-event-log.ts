@@ -26,12 +26,18 @@ export async function publishEvent(requests: JetStreamRequests, event: Generatio
  * epoch is kept (`latestEpochs`), unless `everyEpoch`.
  */
 export async function readEvents(
-  client: JetStreamClient,
+  resources: { client: JetStreamClient; requests: JetStreamRequests },
   generationId: string,
   everyEpoch = false,
 ): Promise<GenerationEvent[]> {
   const byId = new Map<string, GenerationEvent>();
-  for (const event of await readSubject<GenerationEvent>(client, EVENTS_STREAM, generationSubject(generationId))) {
+  const stored = await readSubject<GenerationEvent>(
+    resources.client,
+    resources.requests,
+    EVENTS_STREAM,
+    generationSubject(generationId),
+  );
+  for (const event of stored) {
     if (!byId.has(event.id)) byId.set(event.id, event);
   }
   const ordered = inRunOrder([...byId.values()]);

@@ -1,26 +1,53 @@
 import { DeliverPolicy, type JetStreamClient } from '@nats-io/jetstream';
+import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson } from './json-codec.js';
+import { lastMessageOn } from './stream-message-get.js';
+
+/** How long a read waits for the replica it reads from to catch up before it starts over. */
+const CATCH_UP_MS = 10_000;
 
 /**
  * Every message a stream holds on one filter subject, decoded, in stream order, read with an
- * ordered consumer (nats-server 2.9 takes a single filter). Reading stops when nothing is
- * pending, so a subject with nothing on it gives `[]` at once.
+ * ordered consumer (nats-server 2.9 takes a single filter). The stream leader is asked first for
+ * the last message on the filter, and the read goes on until it has it: the consumer may sit on
+ * a replica that lags (a node that just came back), and stopping when that replica has nothing
+ * pending would miss the newest messages. A filter with nothing on it gives `[]` at once.
  */
-export async function readSubject<T>(client: JetStreamClient, stream: string, filter: string): Promise<T[]> {
+export async function readSubject<T>(
+  client: JetStreamClient,
+  requests: JetStreamRequests,
+  stream: string,
+  filter: string,
+): Promise<T[]> {
+  const last = await lastMessageOn(requests, stream, filter);
+  if (last === undefined) return [];
   const consumer = await client.consumers.get(stream, {
     filter_subjects: filter,
     deliver_policy: DeliverPolicy.All,
   });
   const values: T[] = [];
   try {
-    const info = await consumer.info(true);
-    if (info.num_pending === 0) return values;
-    const messages = await consumer.consume({ max_messages: Math.min(info.num_pending, 1_000) });
-    for await (const message of messages) {
-      values.push(decodeJson<T>(message.data));
-      if (message.info.pending === 0) break;
+    const messages = await consumer.consume({ max_messages: 1_000 });
+    let caughtUp = false;
+    const stalled = setTimeout(() => messages.stop(), CATCH_UP_MS);
+    try {
+      for await (const message of messages) {
+        stalled.refresh();
+        values.push(decodeJson<T>(message.data));
+        if (message.seq >= last.seq) {
+          caughtUp = true;
+          break;
+        }
+      }
+    } finally {
+      clearTimeout(stalled);
+      messages.stop();
     }
-    messages.stop();
+    if (!caughtUp) {
+      const error = new Error(`reading ${filter}: the replica did not catch up to sequence ${last.seq}`);
+      error.name = 'TimeoutError';
+      throw error;
+    }
     return values;
   } finally {
     await consumer.delete().catch(() => undefined);
