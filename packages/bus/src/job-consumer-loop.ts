@@ -4,6 +4,7 @@ import {
   type JobConsumer,
   type JobDelivery,
   type JobHandler,
+  nestsDeeperThan,
   tooManyDeliveries,
 } from '@interlude/core';
 import { createInbox, type Msg, type NatsConnection, nanos, type Subscription } from '@nats-io/transport-node';
@@ -136,13 +137,14 @@ export function runJobConsumer(
       const verdict = await handler(job, deliveryOf(message, attempt, settings.maxDeliver));
       clearInterval(heartbeat);
       if (verdict?.verdict === 'abandon') return { acknowledged: false, abandoned: true };
-      if (verdict?.verdict === 'refuse') return refuse({ reason: verdict.reason, job });
+      if (verdict?.verdict === 'refuse') return refuse({ reason: verdict.reason, ...kept(job, message) });
       await acknowledge(requests, message, settings.retry);
       return { acknowledged: true };
     } catch (error) {
       clearInterval(heartbeat);
       settings.onError(error, `job on ${message.subject} (delivery ${attempt})`);
-      if (attempt >= settings.maxDeliver) return refuse({ reason: tooManyDeliveries(attempt, error), job });
+      if (attempt >= settings.maxDeliver)
+        return refuse({ reason: tooManyDeliveries(attempt, error), ...kept(job, message) });
       const backoffMs = Math.min(30_000, 250 * 2 ** (attempt - 1));
       nak(message, backoffMs);
       return { acknowledged: false, backoffMs };
@@ -346,6 +348,11 @@ function nak(message: Msg, delayMs?: number): void {
   } catch {
     // Closed connection: the ack wait runs out and the job is redelivered anyway.
   }
+}
+
+/** What a dead letter keeps of a job: the job, or its bytes when it nests too deep to serialise again. */
+function kept(job: Job, message: Msg): { job: Job } | { raw: string } {
+  return nestsDeeperThan(job) ? { raw: Buffer.from(message.data).toString('base64') } : { job };
 }
 
 /** A delivered job with the heartbeat that keeps it from being delivered again meanwhile. */

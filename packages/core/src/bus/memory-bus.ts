@@ -1,3 +1,4 @@
+import { nestsDeeperThan } from '../json/nesting-depth.js';
 import type {
   Bus,
   CheckpointStore,
@@ -150,7 +151,8 @@ function createMemoryJobQueue(maxDeliveries: number): JobQueue {
       version: 1,
       queue,
       reason,
-      job: structuredClone(queued.job),
+      // A job nested too deep to copy is kept by its reason alone.
+      ...(!nestsDeeperThan(queued.job) && { job: structuredClone(queued.job) }),
       attempt: queued.attempt,
       time: new Date().toISOString(),
     });

@@ -46,11 +46,12 @@ export async function runJob(options: {
   delivery: JobDelivery;
 }): Promise<JobOutcome> {
   const { runtime, job, delivery } = options;
+  if (!isJob(job)) return refuse(new TypeError('The job is malformed: not a version 1 generate or resume job'));
   // Before anything recursive touches it: a job nested absurdly deep would overflow the stack.
   if (nestsDeeperThan(job)) {
-    return refuse(new ResumeError('invalid_checkpoint', `The job nests deeper than ${MAX_NESTING_DEPTH} levels`));
+    const error = new ResumeError('invalid_checkpoint', `The job nests deeper than ${MAX_NESTING_DEPTH} levels`);
+    return refuse(error, job, runtime);
   }
-  if (!isJob(job)) return refuse(new TypeError('The job is malformed: not a version 1 generate or resume job'));
   const agent = options.agents?.find((candidate) => candidate.name === job.agent) ?? runtime.agents.get(job.agent);
   if (agent === undefined) {
     return refuse(new TypeError(`No agent named ${job.agent} serves this queue`), job, runtime);
