@@ -22,6 +22,8 @@ import { startWireServerProcess } from './wire-server-process.js';
 
 type Variants = Pick<typeof import('./cycle-variants.js'), 'interludeMemoryVariant' | 'interludeNatsVariant'>;
 
+// One deployment's key for this process and the workers it starts (a runtime on NATS needs one).
+process.env.INTERLUDE_CHECKPOINT_KEY ??= 'interlude-bench-checkpoint-key';
 const other = process.argv[2];
 if (other === undefined) {
   console.error('usage: pnpm bench:compare <path to another checkout, dependencies installed>');

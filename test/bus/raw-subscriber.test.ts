@@ -32,7 +32,14 @@ describe('a plain NATS client listening on interlude.gen.>', () => {
     // The log replayed from JetStream rebuilds exactly the checkpoint stored in KV.
     const stored = await runtime.bus.checkpoints.load(paused.generationId);
     expect(stored?.checkpoint).toEqual(paused.checkpoint);
-    expect(rebuildCheckpoint(await runtime.bus.events(paused.generationId))).toEqual(stored?.checkpoint);
+    // Signed as the runtime signs it: its key, the action's params and the deployment's id.
+    expect(stored?.checkpoint.audience).toMatch(/^dep_[0-9a-f]{32}$/);
+    const rebuilt = rebuildCheckpoint(await runtime.bus.events(paused.generationId), {
+      checkpointKey: runtime.keys,
+      params: stored?.params,
+      audience: await runtime.audience(),
+    });
+    expect(rebuilt).toEqual(stored?.checkpoint);
     const done = await runtime.answer(paused.generationId, { call_refund: true });
     expect(done.status).toBe('completed');
 

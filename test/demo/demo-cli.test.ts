@@ -45,7 +45,10 @@ describe('the terminal client, against the same demo server as the page', () => 
   }, 90_000);
 
   it('refuses an answer the question does not take, and names the options', async () => {
-    const response = await fetch(`${demo.url}/api/tickets/103/run`, { method: 'POST' });
+    const response = await fetch(`${demo.url}/api/tickets/103/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+    });
     const { generationId } = (await response.json()) as { generationId: string };
     await expect.poll(async () => runCli(demo.url, ['pending']), EVENTUALLY).toContain(generationId);
     await runCli(demo.url, ['answer', generationId, 'toolu_ask_01', 'Safari 18, blank page']);
@@ -63,7 +66,10 @@ describe('the terminal client, against the same demo server as the page', () => 
     const tail = startCli(demo.url, ['tail']);
     try {
       await expect.poll(() => tail.output(), EVENTUALLY).toContain('Following input_requested events');
-      const response = await fetch(`${demo.url}/api/tickets/104/run`, { method: 'POST' });
+      const response = await fetch(`${demo.url}/api/tickets/104/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      });
       const { generationId } = (await response.json()) as { generationId: string };
       await expect
         .poll(() => tail.output(), EVENTUALLY)

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { secretFormsIn } from '@interlude/core/testing';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { EVENTUALLY, runTicket } from './support/demo-browser.js';
-import { recordEventStream } from './support/demo-process.js';
+import { recordEventStream, runCli, startCli } from './support/demo-process.js';
 import { useDemoWithBrowser } from './support/demo-with-browser.js';
 
 const demo = useDemoWithBrowser();
@@ -53,11 +54,14 @@ describe('the demo page, in headless Chromium against the started demo', () => {
     await expect.poll(() => page.locator('[data-event="input_requested"]').count(), EVENTUALLY).toBe(2);
   });
 
-  it('answers a deploy token behind an approval gate; the token is nowhere in the page, the event stream or the trace', async (context) => {
+  it('answers a deploy token behind an approval gate; the token is in no form in the page, the event stream, the trace or the terminal client', async (context) => {
     const events = recordEventStream(demo.url);
     await events.ready;
+    const tail = startCli(demo.url, ['tail']);
     const page = await demo.openDesk(context);
-    const token = `tok-${randomUUID()}`;
+    // Quotes, a backslash, a slash, a plus and letters outside ASCII: every encoding differs from the text.
+    const token = `tok-${randomUUID()}-Ünï "kéy" /+? \\ ??`;
+    await expect.poll(() => tail.output(), EVENTUALLY).toContain('Following input_requested events');
     const generationId = await runTicket(page, 104);
     const gate = page.locator('[data-kind="confirm"]');
     await expect
@@ -74,14 +78,31 @@ describe('the demo page, in headless Chromium against the started demo', () => {
     expect(await finalAnswer(page).textContent()).toContain('"authorized_with":"[FILTERED]"');
     await expect.poll(() => page.locator('[data-span^="execute_tool deploy_release"]').count(), EVENTUALLY).toBe(3);
 
+    // Every form the tool wrote reached the page, each one filtered.
+    expect(await finalAnswer(page).textContent()).toContain('"basic_auth":"Basic ZGVwbG95O');
     const trace = await (await fetch(`${demo.url}/api/generations/${generationId}/trace`)).text();
     const log = await (await fetch(`${demo.url}/api/generations/${generationId}/events`)).text();
+    const replay = await runCli(demo.url, ['replay', generationId]);
+    await tail.stop();
     events.stop();
     expect(events.text()).toContain(`"generation_id":"${generationId}"`);
     expect(events.text()).toContain('"event":"completed"');
-    expect(trace).toContain('[FILTERED]');
-    for (const seen of [await page.content(), events.text(), trace, log, demo.output()]) {
-      expect(seen).not.toContain(token);
+    expect(replay).toContain('deploy_release -> {"deployed":"checkout@2.4.1"');
+    expect(tail.output()).toContain(`[toolu_deploy_01] secret: Deploy token for checkout in production`);
+    const seen = {
+      page: await page.content(),
+      'page text': (await page.locator('body').textContent()) ?? '',
+      'event stream': events.text(),
+      trace,
+      'event log': log,
+      'demo output': demo.output(),
+      'cli replay': replay,
+      'cli tail': tail.output(),
+    };
+    for (const [sink, text] of Object.entries(seen)) {
+      // Those that show the tool's result show it filtered (the demo's log and `tail` never show one).
+      if (sink !== 'demo output' && sink !== 'cli tail') expect.soft(text, sink).toContain('[FILTERED]');
+      expect.soft(secretFormsIn(text, token), sink).toEqual([]);
     }
     expect(await page.locator('input[type="password"]').count()).toBe(0);
   });

@@ -14,6 +14,7 @@ const CODES: ReadonlySet<ResumeErrorCode> = new Set<ResumeErrorCode>([
   'missing_answer',
   'invalid_confirm',
   'invalid_choice',
+  'invalid_text',
   'schema_mismatch',
   'agent_mismatch',
   'action_mismatch',
@@ -21,6 +22,8 @@ const CODES: ReadonlySet<ResumeErrorCode> = new Set<ResumeErrorCode>([
   'model_mismatch',
   'turn_mismatch',
   'bad_signature',
+  'audience_mismatch',
+  'expired',
   'already_resumed',
   'not_found',
   'secret_in_job',
@@ -31,7 +34,8 @@ const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => void unhandled.push(reason);
 
 beforeAll(async () => {
-  base = await pausedHostileCheckpoint();
+  // Unsigned, so every mutation reaches the checks behind the signature (tampering.test.ts covers it).
+  base = await pausedHostileCheckpoint(false);
   process.on('unhandledRejection', onUnhandled);
 });
 afterAll(() => {
@@ -50,7 +54,7 @@ function ownKeys(value: unknown): string[] {
  * declined one.
  */
 async function resumeOnce(checkpoint: unknown, answers: unknown): Promise<string> {
-  const desk = createHostileDesk({ resuming: true });
+  const desk = createHostileDesk({ checkpointKey: false, resuming: true });
   let response: GenerationResponse;
   try {
     response = await desk.agent

@@ -44,6 +44,22 @@ async function readPayloads(connection: NatsConnection, generationId: string): P
   return payloads;
 }
 
+/**
+ * The last message a stream stores on a subject, as its bytes' text, read with a plain client
+ * (a direct read that consumes nothing, so a work-queue job stays for its worker): what anyone
+ * with read access to the server's store would see. Undefined when the subject holds nothing.
+ */
+export async function rawLastStored(servers: string, stream: string, subject: string): Promise<string | undefined> {
+  const connection = await connect({ servers });
+  try {
+    const manager = await jetstreamManager(connection);
+    const stored = await manager.streams.getMessage(stream, { last_by_subj: subject });
+    return stored === null ? undefined : stored.string();
+  } finally {
+    await connection.close();
+  }
+}
+
 /** A TCP port nobody listens on right now, for a private nats-server that must restart on it. */
 export async function freePort(): Promise<number> {
   const { createServer } = await import('node:net');

@@ -40,12 +40,30 @@ export interface StartedNatsServer {
   process: ChildProcess;
 }
 
-/** Spawns `nats-server -js` on `port` (a free one when 0) and resolves once it listens. */
-export function startNatsServer(storeDirectory: string, port = -1): Promise<StartedNatsServer> {
+/** How to start a server beyond the defaults: a configuration file, and environment variables it reads. */
+export interface NatsServerSetup {
+  /** A nats-server configuration file (`-c`): users, permissions, TLS. Flags still set the store and port. */
+  configFile?: string;
+  /** Variables the configuration reads (`$NAME`), e.g. passwords. */
+  env?: Record<string, string>;
+}
+
+/** Spawns `nats-server -js` on `port` (a free one when -1) and resolves once it listens. */
+export function startNatsServer(
+  storeDirectory: string,
+  port = -1,
+  setup: NatsServerSetup = {},
+): Promise<StartedNatsServer> {
   return new Promise((resolve, reject) => {
-    const child = spawn('nats-server', ['-js', '-sd', storeDirectory, '-a', '127.0.0.1', '-p', String(port)], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const config = setup.configFile === undefined ? [] : ['-c', setup.configFile];
+    const child = spawn(
+      'nats-server',
+      [...config, '-js', '-sd', storeDirectory, '-a', '127.0.0.1', '-p', String(port)],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...process.env, ...setup.env },
+      },
+    );
     let log = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

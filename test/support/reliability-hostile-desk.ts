@@ -43,7 +43,7 @@ export const VALID_ANSWERS = {
  * so a property test can build thousands of them cheaply. Every tool body records its input and
  * whether that input fits the tool's schema: the framework must never run a body with bad input.
  */
-export function createHostileDesk(options: { checkpointKey?: string; resuming?: boolean } = {}) {
+export function createHostileDesk(options: { checkpointKey?: string | false; resuming?: boolean } = {}) {
   const runs: ToolRun[] = [];
   const tracked = <Schema extends z.ZodType>(
     name: string,
@@ -111,7 +111,7 @@ export function createHostileDesk(options: { checkpointKey?: string; resuming?: 
 }
 
 /** The paused checkpoint of a fresh desk, as plain JSON (the way it comes back from a database). */
-export async function pausedHostileCheckpoint(checkpointKey?: string): Promise<Checkpoint> {
+export async function pausedHostileCheckpoint(checkpointKey?: string | false): Promise<Checkpoint> {
   const desk = createHostileDesk(checkpointKey === undefined ? {} : { checkpointKey });
   const paused = await desk.agent.handle({ ticketId: 42 }).generateNow();
   if (paused.checkpoint === undefined) throw new Error('the hostile desk did not pause');

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { natsBus } from '@interlude/bus';
-import { createRuntime, type Job, newGenerationId, type Runtime } from '@interlude/core';
+import { createRuntime, type Job, newGenerationId, type Runtime, signJob } from '@interlude/core';
 import { createRefundScenario } from '@interlude/core/testing';
 import { formatTraceparent, openTelemetry } from '@interlude/telemetry';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -111,15 +111,19 @@ it('links the run a worker process resumed to the run that paused in this proces
 
 it("puts a worker's generation in the trace of whoever enqueued the job, through the NATS headers", async () => {
   const caller = tracerProvider.getTracer('web').startSpan('POST /tickets/43/escalate');
-  const job: Job = {
-    version: 1,
-    id: randomUUID(),
-    kind: 'generate',
-    agent: 'support',
-    action: 'handle',
-    params: { ticketId: 43 },
-    generation_id: newGenerationId(),
-  };
+  // Signed with the suite's key, which the worker process holds too; the trace context rides in the header.
+  const job: Job = signJob(
+    {
+      version: 1,
+      id: randomUUID(),
+      kind: 'generate',
+      agent: 'support',
+      action: 'handle',
+      params: { ticketId: 43 },
+      generation_id: newGenerationId(),
+    },
+    runtime.keys,
+  );
   await runtime.bus.jobs.enqueue(queue, job, { traceparent: formatTraceparent(caller.spanContext()) });
   caller.end();
 

@@ -5,9 +5,11 @@
  *   replay <generation>              the generation's timeline from the event log
  *   tail                             follows input_requested events
  * With the memory bus it goes through the demo server's HTTP API (the bus lives in that process);
- * with NATS_URL, `replay` and `tail` read NATS directly.
+ * with NATS_URL, `replay` and `tail` read NATS directly, trusting only events signed with
+ * INTERLUDE_CHECKPOINT_KEY (the demo's key).
  */
 import { natsBus } from '@interlude/bus';
+import { type Bus, createRuntime } from '@interlude/core';
 import { DemoClient } from './cli/demo-client.js';
 import { formatEvent, formatQuestion } from './cli/format-event.js';
 
@@ -55,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
       await client.follow('event=input_requested', { onOpen: announce, onEvent: print });
       return 0;
     }
-    const bus = natsBus({ servers: natsUrl, name: 'interlude-demo-cli' });
+    const bus = signedNatsBus(natsUrl);
     await bus.subscribe({ event: 'input_requested' }, print);
     announce();
     await new Promise<void>((resolve) => process.once('SIGINT', resolve));
@@ -66,8 +68,16 @@ async function main(argv: string[]): Promise<number> {
   return 2;
 }
 
-async function withNats<Result>(servers: string, body: (bus: ReturnType<typeof natsBus>) => Promise<Result>) {
-  const bus = natsBus({ servers, name: 'interlude-demo-cli' });
+/**
+ * The bus on NATS, keyed as the demo's runtime is (INTERLUDE_CHECKPOINT_KEY; without it this
+ * refuses to start): events not signed with the key are dropped, never shown.
+ */
+function signedNatsBus(servers: string): Bus {
+  return createRuntime({ bus: natsBus({ servers, name: 'interlude-demo-cli' }) }).bus;
+}
+
+async function withNats<Result>(servers: string, body: (bus: Bus) => Promise<Result>) {
+  const bus = signedNatsBus(servers);
   try {
     return await body(bus);
   } finally {

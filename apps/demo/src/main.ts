@@ -9,7 +9,11 @@ import { startDemoServer } from './server/start-demo-server.js';
 
 const config = readDemoConfig();
 const desk = await createDesk(config);
-const server = await startDemoServer(desk, { host: config.host, port: config.port }).catch(async (error: unknown) => {
+const server = await startDemoServer(desk, {
+  host: config.host,
+  port: config.port,
+  allowedHosts: config.allowedHosts,
+}).catch(async (error: unknown) => {
   await desk.close();
   if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
     console.error(`Port ${config.port} is taken: start the demo with PORT=<another port> pnpm demo`);

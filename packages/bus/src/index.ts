@@ -1,3 +1,6 @@
+export { credsAuthenticator, nkeyAuthenticator } from '@nats-io/transport-node';
+export { BusConnectionError, type BusConnectionErrorCode } from './bus-connection-error.js';
+export { SIGNATURE_HEADER } from './event-signature.js';
 export { type MemoryBusOptions, memoryBus } from './memory-bus.js';
 export { type NatsBusOptions, natsBus } from './nats-bus.js';
 export {

@@ -10,7 +10,7 @@ import { AckPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io
 import { headers as createHeaders, type NatsConnection, nanos } from '@nats-io/transport-node';
 import { type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
 import { runJobConsumer } from './job-consumer-loop.js';
-import { encodeJson } from './json-codec.js';
+import { decodeJson, encodeJson } from './json-codec.js';
 import { readSubject } from './read-subject.js';
 import { type RetryOptions, retryTransient } from './retry.js';
 import { DEAD_STREAM, deadLetterSubject, JOBS_STREAM, jobConsumerName, jobSubject } from './subjects.js';
@@ -81,10 +81,11 @@ export function createJetStreamJobQueue(
 
     async deadLetters(queue: string) {
       const { client, requests } = await resources();
-      return retryTransient(
-        () => readSubject<DeadLetter>(client, requests, DEAD_STREAM, deadLetterSubject(queue)),
+      const stored = await retryTransient(
+        () => readSubject(client, requests, DEAD_STREAM, deadLetterSubject(queue)),
         retry,
       );
+      return stored.map((message) => decodeJson<DeadLetter>(message.data));
     },
   };
 }

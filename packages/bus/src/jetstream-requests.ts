@@ -31,7 +31,8 @@ export interface PublishAck {
  * waiting is sent again once the client is back, in the order they were first made (the event
  * log keeps a run's order), and requests made while it is down wait, unsent, to go out with
  * them. A publish that did land is stored once (the same message id); whichever reply comes
- * first answers the request.
+ * first answers the request. A request to a subject the server does not let this user publish
+ * to fails at once with nats.js's `PermissionViolationError`.
  */
 export interface JetStreamRequests {
   /** A publish JetStream stores (or deduplicates), resolved with its ack. */
@@ -105,7 +106,17 @@ export function createJetStreamRequests(connection: NatsConnection, timeoutMs: n
   sweep.unref();
 
   const statuses = watchConnectionStatus(connection, (status) => {
-    if (status.type === 'disconnect') down = true;
+    if (status.type === 'error') {
+      // The server refused a publish (this user may not write that subject): the request would
+      // only time out and be retried forever, so every request to that subject fails now.
+      const refused = status.error as Error & { operation?: string; subject?: string };
+      if (refused.name !== 'PermissionViolationError' || refused.operation !== 'publish') return;
+      for (const [token, request] of pending) {
+        if (request.subject !== refused.subject) continue;
+        pending.delete(token);
+        request.reject(refused);
+      }
+    } else if (status.type === 'disconnect') down = true;
     else if (status.type === 'reconnect') {
       down = false;
       const deadline = Date.now() + timeoutMs;

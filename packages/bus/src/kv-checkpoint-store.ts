@@ -1,4 +1,4 @@
-import type { AnyCheckpoint, CheckpointStore } from '@interlude/core';
+import type { Checkpoint, CheckpointStore } from '@interlude/core';
 import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { type RetryOptions, retryTransient } from './retry.js';
@@ -12,7 +12,7 @@ import { assertSubjectToken, CHECKPOINT_BUCKET } from './subjects.js';
  */
 interface CheckpointRecord {
   version: 1;
-  checkpoint: AnyCheckpoint;
+  checkpoint: Checkpoint;
   params: unknown;
 }
 

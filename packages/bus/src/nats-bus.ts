@@ -1,9 +1,10 @@
-import { type Bus, toEventFilter } from '@interlude/core';
+import { type Bus, type CheckpointKeys, type TrustError, toEventFilter } from '@interlude/core';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createJetStreamJobQueue } from './jetstream-job-queue.js';
 import { createKvCheckpointStore } from './kv-checkpoint-store.js';
 import { createNatsClaimLog } from './nats-claim-log.js';
-import { publishEvent, readEvents } from './nats-event-log.js';
+import { readDeploymentId } from './nats-deployment.js';
+import { type EventTrust, publishEvent, readEvents } from './nats-event-log.js';
 import { connectNats, type NatsBusOptions, type NatsResources, replicasOf, setUpNats } from './nats-setup.js';
 import { subscribeEvents } from './nats-subscribe.js';
 import { type RetryOptions, retryTransient } from './retry.js';
@@ -15,6 +16,9 @@ export type { NatsBusOptions } from './nats-setup.js';
  * to `interlude.gen.<agent>.<action>.<generation_id>.<event>` and the `INTERLUDE_EVENTS` log,
  * checkpoints to the KV bucket `interlude_checkpoints`, claims to the write-once slots of
  * `INTERLUDE_CLAIMS`, jobs to the work queue `INTERLUDE_JOBS` (refused ones to `INTERLUDE_DEAD`).
+ * It is shared across processes, so a runtime on it needs a checkpoint key; with the runtime's
+ * keys it signs every event (header `Interlude-Signature`) and drops, from `events()` and live
+ * subscriptions, every event not signed with them.
  *
  * It returns at once and connects in the background; the first call waits for the connection.
  * The connection reconnects forever, and every write made while the server is away is retried
@@ -49,23 +53,50 @@ export function natsBus(options: NatsBusOptions): Bus {
   });
   // A failed setup is reported by the first call that awaits it, not as an unhandled rejection.
   ready.catch(() => undefined);
+  let keys: CheckpointKeys | undefined;
+  let deployment: Promise<string> | undefined;
+  const trust: EventTrust = {
+    keys: () => keys,
+    onRefused: (error: TrustError) => onError(error, 'event not trusted'),
+  };
 
   return {
+    shared: true,
+
+    useKeys(runtimeKeys) {
+      keys = runtimeKeys;
+    },
+
+    deploymentId() {
+      if (deployment === undefined) {
+        const reading = ready.then((resources) => readDeploymentId(resources, retry));
+        deployment = reading;
+        reading.catch(() => {
+          if (deployment === reading) deployment = undefined;
+        });
+      }
+      return deployment;
+    },
+
     async publish(event) {
       const { requests } = await ready;
-      await publishEvent(requests, event, retry);
+      await publishEvent(requests, event, retry, keys);
     },
 
     async events(generationId, eventOptions) {
       const resources = await ready;
       // A read is idempotent: while the server is away it waits and tries again.
-      return retryTransient(() => readEvents(resources, generationId, eventOptions?.everyEpoch === true), retry);
+      return retryTransient(() => readEvents(resources, generationId, trust, eventOptions?.everyEpoch === true), retry);
     },
 
     async subscribe(filter, handler) {
       const { connection } = await ready;
-      return subscribeEvents(connection, toEventFilter(filter), handler, (error, event) =>
-        onError(error, `subscriber of ${event.event} ${event.id}`),
+      return subscribeEvents(
+        connection,
+        toEventFilter(filter),
+        handler,
+        (error, event) => onError(error, `subscriber of ${event.event} ${event.id}`),
+        trust,
       );
     },
 

@@ -10,8 +10,10 @@ import {
   type StreamConfig,
 } from '@nats-io/jetstream';
 import { type KV, Kvm } from '@nats-io/kv';
-import { connect, type NatsConnection, nanos } from '@nats-io/transport-node';
+import { type ConnectionOptions, connect, type NatsConnection, nanos } from '@nats-io/transport-node';
+import { BusConnectionError } from './bus-connection-error.js';
 import { createJetStreamRequests, type JetStreamRequests } from './jetstream-requests.js';
+import { type NatsAuthOptions, splitServerCredentials, withoutCredentials } from './nats-connection-options.js';
 import { isTransientNatsError, retryTransient } from './retry.js';
 import {
   CHECKPOINT_BUCKET,
@@ -24,10 +26,19 @@ import {
   JOBS_STREAM,
   JOBS_SUBJECT_ROOT,
 } from './subjects.js';
+import { probeTlsRefusal } from './tls-probe.js';
 
-/** Options of `natsBus()`; every one but `servers` has a default that suits a small deployment. */
-export interface NatsBusOptions {
-  /** One URL or several of the same cluster, e.g. `nats://127.0.0.1:4222`. */
+/**
+ * Options of `natsBus()`; every one but `servers` has a default that suits a small deployment.
+ * `user`/`pass`, `token`, `authenticator` (`nkeyAuthenticator(seed)`, `credsAuthenticator(creds)`
+ * from `@nats-io/transport-node`) and `tls` (`{ caFile, certFile, keyFile }`, or the PEM text as
+ * `ca`, `cert`, `key`) are nats.js's connection options, passed through.
+ */
+export interface NatsBusOptions extends NatsAuthOptions {
+  /**
+   * One URL or several of the same cluster, e.g. `nats://127.0.0.1:4222`. A URL may carry
+   * credentials: `nats://user:password@host:4222`, or a token as `nats://token@host:4222`.
+   */
   servers: string | string[];
   /** Connection name shown by the server's monitoring. */
   name?: string;
@@ -75,27 +86,111 @@ export interface NatsResources {
 /**
  * Connects, trying again every 250 ms (up to 2 s apart) until a server answers or the bus is
  * closed; after that the client reconnects forever by itself, so the bus outlives server
- * restarts. The first call to the bus waits for this.
+ * restarts. The first call to the bus waits for this. A server that answers no (bad or missing
+ * credentials, a TLS setup that does not match its own) is not retried: the bus fails at once
+ * with a `BusConnectionError` saying which.
  */
 export async function connectNats(options: NatsBusOptions, isClosed: () => boolean): Promise<NatsConnection> {
+  const { servers, credentials } = splitServerCredentials(options.servers);
+  const connectionOptions: ConnectionOptions = {
+    servers,
+    name: options.name ?? 'interlude',
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    // An Error per request for async stack traces cost up to 0.6 ms a generation (profiled).
+    noAsyncTraces: true,
+    ...credentials,
+    ...definedOnly({
+      user: options.user,
+      pass: options.pass,
+      token: options.token,
+      authenticator: options.authenticator,
+      tls: options.tls,
+    }),
+  };
+  const server = withoutCredentials(servers[0] ?? '');
   let delay = 250;
   for (;;) {
     try {
-      return await connect({
-        servers: options.servers,
-        name: options.name ?? 'interlude',
-        maxReconnectAttempts: -1,
-        reconnectTimeWait: 250,
-        // An Error per request for async stack traces cost up to 0.6 ms a generation (profiled).
-        noAsyncTraces: true,
-      });
+      return await connectOrRefuse(connectionOptions, server);
     } catch (error) {
+      if (BusConnectionError.isInstance(error)) throw error;
+      const refusal = refusalOf(error, server);
+      if (refusal !== undefined) throw refusal;
       if (isClosed() || !isUnreachable(error)) throw error;
       await sleep(delay);
       delay = Math.min(delay * 2, 2_000);
       if (isClosed()) throw new Error('natsBus was closed before it connected', { cause: error });
     }
   }
+}
+
+/**
+ * One connect. A server that refuses the client's certificate makes nats.js time out after
+ * `timeout` (20 s) and look merely unreachable, so with TLS options the connect is raced with a
+ * TLS probe of the same server, which hears the refusal within a round trip; without them (a
+ * server whose CA the process trusts through NODE_EXTRA_CA_CERTS) a timed-out connect is probed
+ * before it is retried.
+ */
+async function connectOrRefuse(options: ConnectionOptions, server: string): Promise<NatsConnection> {
+  const attempt = connect(options);
+  const probe = () =>
+    probeTlsRefusal(server, options.tls).then((tlsError) =>
+      tlsError === undefined ? undefined : tlsFailed(server, tlsError),
+    );
+  if (options.tls === undefined || options.tls === null) {
+    try {
+      return await attempt;
+    } catch (error) {
+      if (error instanceof Error && error.name === 'TimeoutError') throw (await probe()) ?? error;
+      throw error;
+    }
+  }
+  const refused = probe().then((refusal) =>
+    refusal === undefined ? new Promise<never>(() => undefined) : Promise.reject(refusal),
+  );
+  try {
+    return await Promise.race([attempt, refused]);
+  } catch (error) {
+    // The attempt lost the race to a refusal: should it connect after all, close it.
+    if (BusConnectionError.isInstance(error))
+      attempt.then(
+        (late) => late.close(),
+        () => undefined,
+      );
+    throw error;
+  }
+}
+
+/** The server's no, as a `BusConnectionError`: credentials refused, or TLS that does not match. */
+function refusalOf(error: unknown, server: string): BusConnectionError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  if (error.name === 'AuthorizationError' || error.name === 'UserAuthenticationExpiredError') {
+    return new BusConnectionError(
+      'authorization_failed',
+      server,
+      `nats-server at ${server} refused the bus's credentials (${error.message}): give natsBus user and pass, a token, an authenticator (nkey or creds), or put them in the URL (nats://user:password@host:4222)`,
+      { cause: error },
+    );
+  }
+  const code = String((error as { code?: unknown }).code ?? '');
+  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/i.test(code) || /\btls\b|certificate/i.test(error.message)) {
+    return tlsFailed(server, error);
+  }
+  return undefined;
+}
+
+function tlsFailed(server: string, error: Error): BusConnectionError {
+  return new BusConnectionError(
+    'tls_failed',
+    server,
+    `TLS with nats-server at ${server} failed (${error.message}): check natsBus's tls option (caFile for the server's CA, certFile and keyFile when the server requires a client certificate)`,
+    { cause: error },
+  );
+}
+
+function definedOnly<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 /** The server is not there (yet): refused, unreachable, timed out. Bad credentials are not this. */

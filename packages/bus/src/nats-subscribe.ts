@@ -1,6 +1,8 @@
 import type { EventFilter, EventHandler, GenerationEvent, Subscription } from '@interlude/core';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { eventRefusal } from './event-signature.js';
 import { decodeJson } from './json-codec.js';
+import type { EventTrust } from './nats-event-log.js';
 import { filterSubjects } from './subjects.js';
 
 /** How many recent event ids a subscription remembers to drop a retried publish it saw already. */
@@ -9,7 +11,8 @@ const REMEMBERED_IDS = 1_000;
 /**
  * Live transitions over core NATS (no JetStream consumer: listening costs the server nothing
  * durable). A publish retried after a lost ack reaches core subscribers twice, so recent ids are
- * remembered and repeats dropped. A handler that throws or rejects is reported through
+ * remembered and repeats dropped. An event not signed with the bus's keys never reaches the
+ * handler (it is reported through `trust`). A handler that throws or rejects is reported through
  * `onHandlerError` and does not stop the subscription.
  */
 export async function subscribeEvents(
@@ -17,6 +20,7 @@ export async function subscribeEvents(
   filter: EventFilter,
   handler: EventHandler,
   onHandlerError: (error: unknown, event: GenerationEvent) => void,
+  trust: EventTrust,
 ): Promise<Subscription> {
   const recentIds = new Set<string>();
   const deliver = (event: GenerationEvent) => {
@@ -30,7 +34,10 @@ export async function subscribeEvents(
   const subscriptions = filterSubjects(filter).map((subject) =>
     connection.subscribe(subject, {
       callback: (error, message) => {
-        if (error === null) deliver(decodeJson<GenerationEvent>(message.data));
+        if (error !== null) return;
+        const refusal = eventRefusal(message.data, message.headers, trust.keys(), message.subject);
+        if (refusal === undefined) deliver(decodeJson<GenerationEvent>(message.data));
+        else trust.onRefused(refusal);
       },
     }),
   );

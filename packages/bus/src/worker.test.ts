@@ -1,11 +1,12 @@
 import { createRuntime, defineAgent, type JobOutcome } from '@interlude/core';
 import { createRefundScenario, scriptedProvider } from '@interlude/core/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { memoryBus } from './memory-bus.js';
 import { eventually } from './testing/index.js';
 import { createWorker } from './worker.js';
 
-function setUp() {
+/** A refund desk and its worker; `onJob` collects outcomes unless `reportsItself` leaves the default. */
+function setUp(options: { queue?: string; reportsItself?: boolean } = {}) {
   const runtime = createRuntime({ bus: memoryBus() });
   const scenario = createRefundScenario();
   const support = defineAgent({
@@ -18,9 +19,11 @@ function setUp() {
   const worker = createWorker({
     runtime,
     agents: [support],
-    queue: 'agents',
+    queue: options.queue ?? 'agents',
     concurrency: 2,
-    onJob: (_job, outcome) => void outcomes.push(outcome),
+    ...(options.reportsItself !== true && {
+      onJob: (_job: unknown, outcome: JobOutcome) => void outcomes.push(outcome),
+    }),
   });
   return { runtime, scenario, support, outcomes, worker };
 }
@@ -61,5 +64,25 @@ describe('createWorker', () => {
   it('refuses a queue name that cannot be a subject token', () => {
     const runtime = createRuntime({ bus: memoryBus() });
     expect(() => createWorker({ runtime, agents: [], queue: 'a.b' })).toThrow(TypeError);
+  });
+
+  it('says on stderr which job it refused as unsigned, when no onJob is given, and runs nothing', async () => {
+    const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { runtime, scenario, worker } = setUp({ queue: 'unsigned', reportsItself: true });
+    await worker.ready;
+    await runtime.bus.jobs.enqueue('unsigned', {
+      version: 1,
+      id: 'job-from-nobody',
+      kind: 'generate',
+      agent: 'support',
+      action: 'handle',
+      params: { ticketId: 42 },
+      generation_id: 'gen_00000000000000000000000000000001',
+    });
+    await eventually(() => said.mock.calls.length > 0, 'the refusal on stderr');
+    expect(String(said.mock.calls[0]?.[0])).toMatch(/refused job "job-from-nobody" \(unsigned_job\)/);
+    expect(scenario.runs).toEqual({ lookup_order: 0, issue_refund: 0 });
+    await worker.stop();
+    said.mockRestore();
   });
 });

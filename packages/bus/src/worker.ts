@@ -6,6 +6,7 @@ import {
   jobVerdict,
   type Runtime,
   runJob,
+  TrustError,
 } from '@interlude/core';
 import { startJobWorker, type Worker } from './job-worker.js';
 import { assertSubjectToken } from './subjects.js';
@@ -21,7 +22,11 @@ export interface WorkerOptions {
   queue?: string;
   /** Jobs run at once by this worker. Default 1. */
   concurrency?: number;
-  /** Called after each job, e.g. to log a refused resume (those are dead-lettered, not retried). */
+  /**
+   * Called after each job, e.g. to log a refused resume (those are dead-lettered, not retried).
+   * Default: a job refused because it is unsigned or forged (`TrustError`) is reported on stderr,
+   * since someone without the key is writing to the queue.
+   */
   onJob?: (job: Job, outcome: JobOutcome) => void;
 }
 
@@ -41,15 +46,24 @@ export interface WorkerOptions {
  */
 export function createWorker(options: WorkerOptions): Worker {
   const queue = assertSubjectToken('queue', options.queue ?? DEFAULT_QUEUE);
-  const { runtime, agents, onJob } = options;
+  const { runtime, agents } = options;
+  const onJob = options.onJob ?? reportForgedJob;
   return startJobWorker({
     bus: runtime.bus,
     queue,
     concurrency: options.concurrency ?? 1,
     handle: async (job, delivery) => {
       const outcome = await runJob({ runtime, ...(agents !== undefined && { agents }), job, delivery });
-      onJob?.(job, outcome);
+      onJob(job, outcome);
       return jobVerdict(outcome);
     },
   });
+}
+
+/** The default `onJob`: says on stderr which job was refused as unsigned or forged, and why. */
+function reportForgedJob(job: Job, outcome: JobOutcome): void {
+  if (outcome.status !== 'refused' || !('error' in outcome) || !TrustError.isInstance(outcome.error)) return;
+  // Quoted: whoever forged the job chose its id, control characters included.
+  const id = JSON.stringify(typeof job.id === 'string' ? job.id.slice(0, 64) : null);
+  console.error(`[interlude/worker] refused job ${id} (${outcome.error.code}): ${outcome.error.message}`);
 }

@@ -41,17 +41,21 @@ export {
 export { epochOf, latestEpochs } from './bus/latest-epochs.js';
 export { createMemoryBus, type MemoryBusOptions, tooManyDeliveries } from './bus/memory-bus.js';
 export {
-  type AnyCheckpoint,
   CHECKPOINT_KEYS,
   CHECKPOINT_VERSION,
   type Checkpoint,
-  type CheckpointV1,
   type CompletedResult,
   orderCheckpoint,
   READABLE_CHECKPOINT_VERSIONS,
 } from './checkpoint/checkpoint.js';
 export { rebuildCheckpoint } from './checkpoint/rebuild-checkpoint.js';
-export { signCheckpoint, verifyCheckpointSignature } from './checkpoint/sign-checkpoint.js';
+export {
+  type CheckpointExpectations,
+  type CheckpointSigning,
+  type KeysLike,
+  signCheckpoint,
+  verifyCheckpointSignature,
+} from './checkpoint/sign-checkpoint.js';
 export { canResume } from './claims/can-resume.js';
 export type { RunLease } from './claims/run-lease.js';
 export type { ContextGeneration, ContextMessage, ContextStore } from './context/context-store.js';
@@ -64,6 +68,7 @@ export { InterludeError } from './errors/interlude-error.js';
 export { PayloadTooLargeError } from './errors/payload-too-large-error.js';
 export { ProviderError, type ProviderErrorOptions } from './errors/provider-error.js';
 export { ResumeError, type ResumeErrorCode } from './errors/resume-error.js';
+export { TrustError, type TrustErrorCode } from './errors/trust-error.js';
 export { UnsupportedProviderError } from './errors/unsupported-provider-error.js';
 export { Generation, newGenerationId, type ResumeInput, type RunControl } from './generation/generation.js';
 export { generationMachine } from './generation/generation-machine.js';
@@ -93,7 +98,7 @@ export type {
   ToolSpec,
   Usage,
 } from './provider/provider-adapter.js';
-export { createRuntime } from './runtime/create-runtime.js';
+export { AUDIENCE_VARIABLE, createRuntime } from './runtime/create-runtime.js';
 export { type JobOutcome, jobVerdict, runJob } from './runtime/run-job.js';
 export { DEFAULT_QUEUE, type Runtime, type RuntimeOptions } from './runtime/runtime.js';
 export { FILTERED } from './secrets/scrub.js';
@@ -117,3 +122,14 @@ export {
 export { idempotencyKeyOf } from './tool/idempotency-key.js';
 export { type Tool, type ToolContext, type ToolDefinition, tool } from './tool/tool.js';
 export { isToolset, type Toolset } from './tool/toolset.js';
+export { canonicalJson } from './trust/canonical-json.js';
+export {
+  type CheckpointKeys,
+  createCheckpointKeys,
+  keyIdOf,
+  MIN_KEY_LENGTH,
+  type SignaturePurpose,
+  type TaggedVerdict,
+} from './trust/checkpoint-keys.js';
+export { CHECKPOINT_KEY_VARIABLE } from './trust/runtime-keys.js';
+export { signJob, verifyJob } from './trust/sign-job.js';

@@ -6,6 +6,8 @@ export interface DemoConfig {
   natsUrl: string | undefined;
   /** `DEMO_QUEUE`: the work queue runs and resumes go through (default `agents`). */
   queue: string;
+  /** `DEMO_ALLOWED_HOSTS`: more `host:port` names the page may be served under (comma-separated). */
+  allowedHosts: string[];
   /** Which model answers: the local scripted one unless an API key is set. */
   model:
     | { kind: 'scripted' }
@@ -13,7 +15,7 @@ export interface DemoConfig {
     | { kind: 'openai'; model: string; apiKey: string };
 }
 
-/** Reads `PORT`, `HOST`, `NATS_URL`, `DEMO_QUEUE`, `ANTHROPIC_API_KEY` / `OPENAI_API_KEY` (and `*_MODEL`) from `environment`. */
+/** Reads `PORT`, `HOST`, `NATS_URL`, `DEMO_QUEUE`, `DEMO_ALLOWED_HOSTS`, `ANTHROPIC_API_KEY` / `OPENAI_API_KEY` (and `*_MODEL`) from `environment`. */
 export function readDemoConfig(environment: NodeJS.ProcessEnv = process.env): DemoConfig {
   const port = Number(environment.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`PORT must be a port number`);
@@ -22,6 +24,10 @@ export function readDemoConfig(environment: NodeJS.ProcessEnv = process.env): De
     host: environment.HOST ?? '127.0.0.1',
     natsUrl: nonEmpty(environment.NATS_URL),
     queue: nonEmpty(environment.DEMO_QUEUE) ?? 'agents',
+    allowedHosts: (environment.DEMO_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry.length > 0),
     model: chooseModel(environment),
   };
 }

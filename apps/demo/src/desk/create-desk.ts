@@ -1,11 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { createWorker, memoryBus, natsBus, type Worker } from '@interlude/bus';
-import { type AgentBase, createRuntime, hasContext, memoryContextStore, type Runtime } from '@interlude/core';
+import { type AgentBase, CHECKPOINT_KEY_VARIABLE, createRuntime, hasContext, type Runtime } from '@interlude/core';
 import { openTelemetry } from '@interlude/telemetry';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import type { DemoConfig } from '../config/read-demo-config.js';
 import { chooseProvider } from '../model/choose-provider.js';
 import { SpanCollector } from '../tracing/span-collector.js';
 import { createBillingAgents } from './billing-agents.js';
+import { boundedContextStore } from './bounded-context-store.js';
 import { createDeployAgent } from './deploy-agent.js';
 import { createRefundAgent } from './refund-agent.js';
 import { createTriageAgent } from './triage-agent.js';
@@ -18,7 +20,7 @@ export interface Desk {
   /** The queue the desk's worker serves; runs and resumes are jobs on it. */
   queue: string;
   spans: SpanCollector;
-  contextStore: ReturnType<typeof memoryContextStore>;
+  contextStore: ReturnType<typeof boundedContextStore>;
   /** One line per default in use, for the start banner. */
   defaults: string[];
   close(): Promise<void>;
@@ -33,9 +35,19 @@ export async function createDesk(config: DemoConfig): Promise<Desk> {
   const bus = config.natsUrl === undefined ? memoryBus() : natsBus({ servers: config.natsUrl, name: 'interlude-demo' });
   const spans = new SpanCollector();
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [spans] });
+  // On NATS a runtime needs a key; without INTERLUDE_CHECKPOINT_KEY the demo makes one for this
+  // process (and says so), so `pnpm demo` still starts with nothing configured.
+  const key =
+    config.natsUrl !== undefined && process.env[CHECKPOINT_KEY_VARIABLE] === undefined
+      ? randomBytes(32).toString('hex')
+      : undefined;
   // captureContent shows tool arguments and results in the trace view; secrets are [FILTERED].
-  const runtime = createRuntime({ bus, telemetry: openTelemetry({ tracerProvider, captureContent: true }) });
-  const contextStore = memoryContextStore();
+  const runtime = createRuntime({
+    bus,
+    telemetry: openTelemetry({ tracerProvider, captureContent: true }),
+    ...(key !== undefined && { checkpointKey: key }),
+  });
+  const contextStore = boundedContextStore();
   const context = hasContext<{ ticketId: number }>(contextStore, {
     contextual: ({ ticketId }) => `ticket:${ticketId}`,
   });
@@ -57,7 +69,10 @@ export async function createDesk(config: DemoConfig): Promise<Desk> {
         ? 'bus: memory (in this process; set NATS_URL to use NATS JetStream)'
         : `bus: NATS JetStream at ${config.natsUrl}`,
       `worker: in-process, queue "${config.queue}", 4 jobs at a time`,
-      'context store: memory (one conversation per ticket)',
+      process.env[CHECKPOINT_KEY_VARIABLE] !== undefined
+        ? `checkpoint key: from ${CHECKPOINT_KEY_VARIABLE} (checkpoints, jobs and events are signed with it)`
+        : `checkpoint key: random, for this process only (set ${CHECKPOINT_KEY_VARIABLE} to share the bus with other processes and resume after a restart)`,
+      'context store: memory (one conversation per ticket, its last 40 messages)',
       'telemetry: OpenTelemetry spans kept in memory for the trace view',
       `model: ${model.description}`,
     ],

@@ -6,6 +6,7 @@ import {
   type Runtime,
   tool,
 } from '@interlude/core';
+import { secretInEveryForm } from '@interlude/core/testing';
 import { z } from 'zod';
 import { findTicket, ticketMessage } from './tickets.js';
 
@@ -14,7 +15,9 @@ export const deploysDone: Array<{ service: string; version: string; environment:
 
 /**
  * Sits behind an approval gate (the action's `requiresApproval`), then asks for a deploy token
- * as a secret. The result repeats the token on purpose: core replaces it with `[FILTERED]`
+ * as a secret. The result repeats the token on purpose, as written and in every form a careless
+ * tool writes it (base64 in a Basic header, URL-encoded in a query, JSON-escaped, hex, bytes, upper
+ * case, NFD, split over two fields: `secretInEveryForm`): core replaces each with `[FILTERED]`
  * before the model, the bus, the spans or the page can see it, which the demo shows.
  */
 const deployRelease = tool({
@@ -26,7 +29,12 @@ const deployRelease = tool({
     const token = String(ctx.answer);
     if (token.length < 6) throw new Error(`The deploy token ${token} was refused: too short`);
     deploysDone.push({ service, version, environment });
-    return { deployed: `${service}@${version}`, environment, authorized_with: token };
+    return {
+      deployed: `${service}@${version}`,
+      environment,
+      authorized_with: token,
+      careless_copies: secretInEveryForm(token),
+    };
   },
 });
 

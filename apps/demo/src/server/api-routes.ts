@@ -69,9 +69,27 @@ function listTickets(context: ApiContext) {
   }));
 }
 
-/** Queues a run of the ticket's agent for the worker; its events then tell the rest. */
+/** Runs of one ticket that may be open (queued, running or waiting for a person) at once. */
+export const MAX_OPEN_RUNS_PER_TICKET = 3;
+/** Runs open at once across the desk. */
+export const MAX_OPEN_RUNS = 100;
+
+/**
+ * Queues a run of the ticket's agent for the worker; its events then tell the rest. Anyone who
+ * can reach the page can start runs, and each paused one is kept until a person answers it, so
+ * open runs are capped per ticket and overall (429 past either).
+ */
 async function runTicket(context: ApiContext, ticketId: number) {
   const ticket = findTicket(ticketId);
+  if (context.registry.openCount(ticketId) >= MAX_OPEN_RUNS_PER_TICKET) {
+    throw new HttpError(
+      429,
+      `Ticket #${ticketId} already has ${MAX_OPEN_RUNS_PER_TICKET} runs open: answer them first`,
+    );
+  }
+  if (context.registry.openCount() >= MAX_OPEN_RUNS) {
+    throw new HttpError(429, `${MAX_OPEN_RUNS} runs are open on the desk: answer some first`);
+  }
   const agent = context.desk.agents.get(ticket.agent);
   if (agent === undefined) throw new HttpError(500, `No agent ${ticket.agent}`);
   const generation = agent.generation(ticket.action, { ticketId });

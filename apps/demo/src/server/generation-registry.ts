@@ -17,6 +17,10 @@ export interface PendingQuestion {
 
 export type GenerationStatus = 'queued' | 'running' | 'awaiting_input' | 'completed' | 'failed' | 'tool_turns_exceeded';
 
+/** Generation summaries kept; past it the oldest finished ones are forgotten first. */
+export const MAX_SUMMARIES = 1_000;
+const OPEN: ReadonlySet<GenerationStatus> = new Set(['queued', 'running', 'awaiting_input']);
+
 /** What the desk knows about one generation, built only from its bus events. */
 export interface GenerationSummary {
   generationId: string;
@@ -47,9 +51,18 @@ export class GenerationRegistry {
     await this.#subscription?.unsubscribe();
   }
 
+  /** Generations not finished yet (queued, running or waiting for a person), of one ticket or all. */
+  openCount(ticketId?: number): number {
+    let count = 0;
+    for (const summary of this.#generations.values()) {
+      if (OPEN.has(summary.status) && (ticketId === undefined || summary.ticketId === ticketId)) count += 1;
+    }
+    return count;
+  }
+
   /** Records a generation the desk has just queued, before its first event arrives. */
   expect(generationId: string, agent: string, action: string, ticketId: number): void {
-    this.#generations.set(generationId, {
+    this.#remember(generationId, {
       generationId,
       agent,
       action,
@@ -123,9 +136,22 @@ export class GenerationRegistry {
         pending: [],
         updatedAt: event.time,
       };
-      this.#generations.set(event.generation_id, summary);
+      this.#remember(event.generation_id, summary);
     }
     return summary;
+  }
+
+  /** Keeps a summary, forgetting the oldest finished ones (then the oldest at all) past MAX_SUMMARIES. */
+  #remember(generationId: string, summary: GenerationSummary): void {
+    this.#generations.set(generationId, summary);
+    if (this.#generations.size <= MAX_SUMMARIES) return;
+    for (const [candidate, kept] of this.#generations) {
+      if (!OPEN.has(kept.status)) {
+        this.#generations.delete(candidate);
+        return;
+      }
+    }
+    this.#generations.delete(this.#generations.keys().next().value as string);
   }
 }
 

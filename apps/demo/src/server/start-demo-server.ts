@@ -5,7 +5,8 @@ import type { Desk } from '../desk/create-desk.js';
 import { QuestionAnswerer } from './answer-question.js';
 import { handleApi } from './api-routes.js';
 import { GenerationRegistry } from './generation-registry.js';
-import { sendJson } from './http-helpers.js';
+import { HttpError, sendJson } from './http-helpers.js';
+import { allowedHosts, guardRequest } from './request-guards.js';
 import { serveStatic } from './static-files.js';
 
 /** The running page and API. */
@@ -15,13 +16,27 @@ export interface DemoServer {
   close(): Promise<void>;
 }
 
-/** Serves the page and the API over the desk on `host:port` (0 picks a free port). */
-export async function startDemoServer(desk: Desk, options: { host: string; port: number }): Promise<DemoServer> {
+/**
+ * Serves the page and the API over the desk on `host:port` (0 picks a free port). Every request
+ * first passes `guardRequest`: its own Host and Origin only, JSON bodies only.
+ */
+export async function startDemoServer(
+  desk: Desk,
+  options: { host: string; port: number; allowedHosts?: readonly string[] },
+): Promise<DemoServer> {
   const registry = new GenerationRegistry();
   await registry.follow(desk.runtime.bus);
   const context = { desk, registry, answerer: new QuestionAnswerer(desk.runtime, desk.queue) };
+  let hosts: ReadonlySet<string> = new Set();
   const server = createServer((request, response) => {
     void (async () => {
+      try {
+        guardRequest(request, hosts);
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        sendJson(response, error.status, { error: error.message });
+        return;
+      }
       const path = new URL(request.url ?? '/', 'http://localhost').pathname;
       if (await handleApi(context, request, response)) return;
       if (request.method === 'GET' && (await serveStatic(path, response))) return;
@@ -34,6 +49,7 @@ export async function startDemoServer(desk: Desk, options: { host: string; port:
   server.listen(options.port, options.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
+  hosts = allowedHosts(options.host, port, options.allowedHosts);
   return {
     url: `http://${options.host}:${port}`,
     server,

@@ -33,7 +33,7 @@ export function claimCases(bus: () => Bus): void {
 
   it('keeps a version 1 checkpoint digest slot write-once too', async () => {
     const generationId = uniqueId('gen');
-    const slot = 'v1_0123456789abcdef' as const;
+    const slot = 'digest_0123456789abcdef' as const;
     expect((await bus().claims.write(generationId, slot, sampleClaim('holder_a'))).stored).toBe(true);
     expect((await bus().claims.write(generationId, slot, sampleClaim('holder_b'))).stored).toBe(false);
     expect(await bus().claims.read(generationId, slot)).toMatchObject({ holder: 'holder_a' });

@@ -1,4 +1,5 @@
-import type { AnyCheckpoint, Checkpoint } from '../checkpoint/checkpoint.js';
+import type { Checkpoint } from '../checkpoint/checkpoint.js';
+import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
 import type { EventName, GenerationEvent } from './events.js';
 
 /**
@@ -7,6 +8,24 @@ import type { EventName, GenerationEvent } from './events.js';
  * `natsBus()` in `@interlude/bus` is the same contract over NATS JetStream.
  */
 export interface Bus {
+  /**
+   * Whether what the bus carries leaves this process (true for `natsBus()`): then anyone else on
+   * it could forge a checkpoint, a job or an event, so a runtime on it refuses to start without a
+   * checkpoint key unless signing is turned off explicitly.
+   */
+  readonly shared: boolean;
+  /**
+   * Hands the bus the runtime's keys (undefined when signing is off), so it can sign what it
+   * writes and drop what it reads that was not signed with them. A bus that never leaves the
+   * process has nothing to check and need not implement it.
+   */
+  useKeys?(keys: CheckpointKeys | undefined): void;
+  /**
+   * A random name for the deployment this bus belongs to, made once and the same for every
+   * process on it: the default audience of checkpoints, so a checkpoint taken in one deployment is
+   * refused by another even when both hold the same key.
+   */
+  deploymentId?(): Promise<string>;
   /** Publishes one transition and appends it to its generation's log; stored once per `event.id`. */
   publish(event: GenerationEvent): Promise<void>;
   /**
@@ -46,7 +65,7 @@ export interface Subscription {
 
 export interface StoredCheckpoint {
   /** The latest pause; a store written by an earlier release may still hold a version 1 one. */
-  checkpoint: AnyCheckpoint;
+  checkpoint: Checkpoint;
   /** The action's params, so a resume by id can rebuild the action. */
   params: unknown;
   /** Store revision: grows with every save. */
@@ -66,10 +85,10 @@ export interface CheckpointStore {
 
 /**
  * A slot of a generation's claim log: the numbered chain every run of the generation writes in
- * turn (0, 1, 2, …), or `v1_<digest>`, where a version 1 checkpoint (which has no slot of its
+ * turn (0, 1, 2, …), or `digest_<digest>`, where a version 1 checkpoint (which has no slot of its
  * own) is claimed.
  */
-export type ClaimSlot = number | `v1_${string}`;
+export type ClaimSlot = number | `digest_${string}`;
 
 /** What a slot records: a run starting, taken over, about to run a tool, or at its stop. */
 export type ClaimKind = 'claim' | 'takeover' | 'tool_started' | 'paused' | 'finished' | 'released';
@@ -122,10 +141,15 @@ export interface Job {
   action: string;
   params: unknown;
   generation_id: string;
-  checkpoint?: AnyCheckpoint;
+  checkpoint?: Checkpoint;
   answers?: Record<string, unknown>;
   /** W3C trace context of whoever enqueued it. */
   traceparent?: string;
+  /**
+   * `<key_id>.<hex>`: HMAC-SHA256 over the RFC 8785 canonical JSON of every other field, so a
+   * worker runs only jobs a runtime holding its key enqueued (answers and checkpoint included).
+   */
+  signature?: string;
 }
 
 export interface JobDelivery {

@@ -69,6 +69,8 @@ export interface EventData {
     /** The claim-log slot a resume of this pause claims (the checkpoint's `claim_slot`). */
     claim_slot: number;
     traceparent?: string;
+    /** When the paused checkpoint expires (the runtime's `checkpointTtlMs`). */
+    expires_at?: string;
   };
   resumed: {
     /** Calls answered, by id; the values stay out (they may be secret). */

@@ -62,6 +62,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   };
 
   return {
+    shared: false,
     async publish(event) {
       if (seen.has(event.id)) return;
       seen.add(event.id);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnyCheckpoint } from './checkpoint.js';
+import type { Checkpoint } from './checkpoint.js';
 
 const inputRequestShape = z
   .looseObject({
@@ -14,36 +14,33 @@ const inputRequestShape = z
   });
 
 /** Every field's type, with readable messages for a checkpoint that is malformed. */
-export const checkpointShape = z
-  .object({
-    version: z.number(),
-    service: z.string(),
-    provider: z.string(),
-    model: z.string(),
-    action_name: z.string(),
-    tool_turns: z.number().int().nonnegative(),
-    tool_choice_cleared: z.boolean(),
-    messages: z.array(z.unknown()),
-    tool_call_turn_size: z.number().int(),
-    completed_results: z.record(
-      z.string(),
-      z.object({ tool_name: z.string(), result: z.unknown(), is_error: z.boolean() }),
-    ),
-    input_requests: z.array(inputRequestShape),
-    approval_tool_calls: z.array(z.string()),
-    approved_tool_calls: z.array(z.string()),
-    mcp_tool_calls: z.array(z.string()),
-    agent: z.string(),
-    generation_id: z.string().min(1),
-    claim_slot: z.number().int().nonnegative().optional(),
-    traceparent: z.string().optional(),
-    signature: z.string().optional(),
-  })
-  // Version 2 names the slot its resume claims; version 1 predates slots.
-  .refine((checkpoint) => (checkpoint.version === 1) === (checkpoint.claim_slot === undefined), {
-    message: 'claim_slot is required from version 2 on (and absent in version 1)',
-    path: ['claim_slot'],
-  });
+export const checkpointShape = z.object({
+  version: z.number(),
+  service: z.string(),
+  provider: z.string(),
+  model: z.string(),
+  action_name: z.string(),
+  tool_turns: z.number().int().nonnegative(),
+  tool_choice_cleared: z.boolean(),
+  messages: z.array(z.unknown()),
+  tool_call_turn_size: z.number().int(),
+  completed_results: z.record(
+    z.string(),
+    z.object({ tool_name: z.string(), result: z.unknown(), is_error: z.boolean() }),
+  ),
+  input_requests: z.array(inputRequestShape),
+  approval_tool_calls: z.array(z.string()),
+  approved_tool_calls: z.array(z.string()),
+  mcp_tool_calls: z.array(z.string()),
+  agent: z.string(),
+  generation_id: z.string().min(1),
+  claim_slot: z.number().int().nonnegative().optional(),
+  traceparent: z.string().optional(),
+  audience: z.string().optional(),
+  expires_at: z.string().optional(),
+  key_id: z.string().optional(),
+  signature: z.string().optional(),
+});
 
 /**
  * True only for a value `checkpointShape` accepts, checked by hand. Once zod's shared parsing code
@@ -52,7 +49,7 @@ export const checkpointShape = z
  * objects only, no own `constructor` or `__proto__`, no symbol keys), so a value it refuses still
  * gets zod's verdict and message: it may only ever say yes where zod says yes.
  */
-export function hasCheckpointShape(value: unknown): value is AnyCheckpoint {
+export function hasCheckpointShape(value: unknown): value is Checkpoint {
   if (!isPlainRecord(value)) return false;
   const checkpoint = value as Record<string, unknown>;
   return (
@@ -71,8 +68,11 @@ export function hasCheckpointShape(value: unknown): value is AnyCheckpoint {
     isStringList(checkpoint.mcp_tool_calls) &&
     typeof checkpoint.generation_id === 'string' &&
     checkpoint.generation_id.length > 0 &&
-    (checkpoint.version === 1 ? checkpoint.claim_slot === undefined : isCount(checkpoint.claim_slot)) &&
+    (checkpoint.claim_slot === undefined || isCount(checkpoint.claim_slot)) &&
     isOptionalString(checkpoint.traceparent) &&
+    isOptionalString(checkpoint.audience) &&
+    isOptionalString(checkpoint.expires_at) &&
+    isOptionalString(checkpoint.key_id) &&
     isOptionalString(checkpoint.signature)
   );
 }

@@ -1,18 +1,20 @@
 import type { InputRequestJSON } from '../input-request/input-request.js';
 import type { ProviderMessage } from '../provider/provider-adapter.js';
+import { canonicalJson } from '../trust/canonical-json.js';
 
+/** The version this release writes. It reads version 1 too (see `verifyCheckpointSignature`). */
 export const CHECKPOINT_VERSION = 2;
-
-/** Every checkpoint version this release resumes; it writes only the latest. */
+/** Every version this release resumes. */
 export const READABLE_CHECKPOINT_VERSIONS: readonly number[] = [1, 2];
 
 /**
- * The machine context of a paused generation, as plain snake_case JSON. Keys are written in
- * this order so a signed checkpoint serialises the same way everywhere. It never holds a secret
- * answer.
+ * The machine context of a paused generation, as plain snake_case JSON, keys written in one
+ * order so every writer agrees byte for byte. It never holds a secret answer. A signed one is a
+ * capability: it lets whoever holds it resume exactly this pause, with these params, in this
+ * deployment, until it expires.
  */
 export interface Checkpoint {
-  version: 2;
+  version: 1 | 2;
   service: string;
   provider: string;
   model: string;
@@ -36,22 +38,23 @@ export interface Checkpoint {
   generation_id: string;
   /**
    * The claim-log slot a resume of this checkpoint must claim: taken by anyone else, the
-   * checkpoint was resumed already (or its run was taken over), for good.
+   * checkpoint was resumed already (or its run was taken over), for good. Every checkpoint this
+   * release writes has one; one without (version 1) is claimed by its digest instead.
    */
-  claim_slot: number;
+  claim_slot?: number;
   traceparent?: string;
-  /** HMAC-SHA256 over the rest, when the runtime has a checkpoint key. */
+  /** The deployment that took it: another deployment refuses it, whatever key it holds. */
+  audience?: string;
+  /** ISO time after which a resume is refused (`expired`); none when the runtime sets no TTL. */
+  expires_at?: string;
+  /** Which key signed it: the first 8 hex digits of the key's SHA-256. */
+  key_id?: string;
+  /**
+   * HMAC-SHA256 over the RFC 8785 canonical JSON of the rest of the checkpoint and the action's
+   * params (version 1: over the rest, keys in this order, params not covered).
+   */
   signature?: string;
 }
-
-/**
- * A checkpoint written by release 1 (no `claim_slot`). It still resumes: its claim is keyed by
- * its digest instead.
- */
-export type CheckpointV1 = Omit<Checkpoint, 'version' | 'claim_slot'> & { version: 1 };
-
-/** A checkpoint of any version this release resumes. */
-export type AnyCheckpoint = Checkpoint | CheckpointV1;
 
 export interface CompletedResult {
   tool_name: string;
@@ -79,19 +82,35 @@ export const CHECKPOINT_KEYS = [
   'generation_id',
   'claim_slot',
   'traceparent',
+  'audience',
+  'expires_at',
+  'key_id',
   'signature',
 ] as const satisfies readonly (keyof Checkpoint)[];
 
-export function orderCheckpoint<Version extends AnyCheckpoint>(checkpoint: Version): Version {
+export function orderCheckpoint(checkpoint: Checkpoint): Checkpoint {
   const ordered: Record<string, unknown> = {};
-  const fields = checkpoint as Partial<Record<(typeof CHECKPOINT_KEYS)[number], unknown>>;
   for (const key of CHECKPOINT_KEYS) {
-    if (fields[key] !== undefined) ordered[key] = fields[key];
+    if (checkpoint[key] !== undefined) ordered[key] = checkpoint[key];
   }
-  return ordered as unknown as Version;
+  return ordered as unknown as Checkpoint;
 }
 
-/** A checkpoint's canonical JSON: its keys in their written order, whatever order it arrived in. */
-export function canonicalCheckpoint(checkpoint: AnyCheckpoint): string {
-  return JSON.stringify(orderCheckpoint(checkpoint));
+/**
+ * The RFC 8785 canonical JSON of everything in a checkpoint but its signature: the same text
+ * whatever order its keys (nested ones included) came back in from a store. What a version 2
+ * signature covers, with the params.
+ */
+export function canonicalUnsigned(checkpoint: Checkpoint): string {
+  const { signature: _signature, ...unsigned } = checkpoint;
+  return canonicalJson(unsigned);
+}
+
+/**
+ * A checkpoint's canonical form: its canonical JSON without the signature, a newline, then the
+ * signature. Two copies of one checkpoint always compare equal; claims compare it and run keys
+ * hash it. `unsigned` is `canonicalUnsigned(checkpoint)` when the caller has it already.
+ */
+export function canonicalCheckpoint(checkpoint: Checkpoint, unsigned = canonicalUnsigned(checkpoint)): string {
+  return `${unsigned}\n${typeof checkpoint.signature === 'string' ? checkpoint.signature : ''}`;
 }

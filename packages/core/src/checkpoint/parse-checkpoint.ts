@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { quoteValue } from '../errors/quote-value.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../json/nesting-depth.js';
-import { type AnyCheckpoint, READABLE_CHECKPOINT_VERSIONS } from './checkpoint.js';
+import { CHECKPOINT_VERSION, type Checkpoint, READABLE_CHECKPOINT_VERSIONS } from './checkpoint.js';
 import { checkpointShape, hasCheckpointShape } from './checkpoint-shape.js';
 
 /**
@@ -10,7 +11,7 @@ import { checkpointShape, hasCheckpointShape } from './checkpoint-shape.js';
  * absurdly deep is refused here too, before anything recursive (serialising it to check its
  * signature, say) can overflow the stack on it.
  */
-export function assertCheckpointVersion(value: unknown): asserts value is AnyCheckpoint {
+export function assertCheckpointVersion(value: unknown): asserts value is Checkpoint {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ResumeError('invalid_checkpoint', 'A checkpoint must be a JSON object');
   }
@@ -18,16 +19,16 @@ export function assertCheckpointVersion(value: unknown): asserts value is AnyChe
     throw new ResumeError('invalid_checkpoint', `The checkpoint nests deeper than ${MAX_NESTING_DEPTH} levels`);
   }
   const version = (value as { version?: unknown }).version;
-  if (typeof version !== 'number' || !READABLE_CHECKPOINT_VERSIONS.includes(version)) {
+  if (!READABLE_CHECKPOINT_VERSIONS.includes(version as number)) {
     throw new ResumeError(
       'unsupported_version',
-      `Checkpoint version ${JSON.stringify(version)} is not supported (this release reads versions ${READABLE_CHECKPOINT_VERSIONS.join(' and ')})`,
+      `Checkpoint version ${quoteValue(version)} is not supported (this release reads versions ${READABLE_CHECKPOINT_VERSIONS.join(' and ')}, and writes ${CHECKPOINT_VERSION})`,
     );
   }
 }
 
 /** Checks every field's type (after the version and, when a key is set, the signature). */
-export function parseCheckpoint(value: unknown): AnyCheckpoint {
+export function parseCheckpoint(value: unknown): Checkpoint {
   assertCheckpointVersion(value);
   // The plain check answers for a well-formed checkpoint; zod decides (and explains) the rest.
   if (hasCheckpointShape(value)) return value;
@@ -35,5 +36,5 @@ export function parseCheckpoint(value: unknown): AnyCheckpoint {
   if (!parsed.success) {
     throw new ResumeError('invalid_checkpoint', `The checkpoint is malformed: ${z.prettifyError(parsed.error)}`);
   }
-  return value as AnyCheckpoint;
+  return value as Checkpoint;
 }

@@ -1,17 +1,19 @@
 import type { GenerationEvent } from '../bus/events.js';
 import { latestEpochs } from '../bus/latest-epochs.js';
 import { CHECKPOINT_VERSION, type Checkpoint, type CompletedResult } from './checkpoint.js';
-import { signCheckpoint } from './sign-checkpoint.js';
+import { type KeysLike, signCheckpoint } from './sign-checkpoint.js';
 
 /**
  * Replays a generation's event log into the checkpoint of its latest pause: the state is a pure
  * function of the log. Returns undefined when the log holds no pause, or when the generation
  * carried on after its last one. Of a run taken over by another worker only the latest epoch
- * counts (`latestEpochs`).
+ * counts (`latestEpochs`). With `checkpointKey` (keys, or a runtime's `keys`) the result is
+ * signed for `params` and `audience`, as the runtime that paused signed it; give it only events
+ * you trust, such as `bus.events()`, which drops events not signed with the runtime's keys.
  */
 export function rebuildCheckpoint(
   events: readonly GenerationEvent[],
-  options: { checkpointKey?: string } = {},
+  options: { checkpointKey?: KeysLike | undefined; params?: unknown; audience?: string | undefined } = {},
 ): Checkpoint | undefined {
   let base:
     | Omit<
@@ -77,6 +79,8 @@ export function rebuildCheckpoint(
           mcp_tool_calls: event.data.mcp_tool_calls,
           claim_slot: event.data.claim_slot,
           ...(event.data.traceparent !== undefined && { traceparent: event.data.traceparent }),
+          ...(options.audience !== undefined && { audience: options.audience }),
+          ...(event.data.expires_at !== undefined && { expires_at: event.data.expires_at }),
         };
         break;
       case 'tool_turns_exceeded':
@@ -89,5 +93,7 @@ export function rebuildCheckpoint(
         break;
     }
   }
-  return latest === undefined ? undefined : signCheckpoint(latest, options.checkpointKey);
+  if (latest === undefined) return undefined;
+  const keys = options.checkpointKey;
+  return signCheckpoint(latest, keys === undefined ? undefined : { keys, params: options.params });
 }

@@ -1,5 +1,5 @@
 import type { Bus } from '../bus/bus.js';
-import { type AnyCheckpoint, canonicalCheckpoint } from '../checkpoint/checkpoint.js';
+import { type Checkpoint, canonicalCheckpoint } from '../checkpoint/checkpoint.js';
 import { claimSlotOf } from './claim-target.js';
 import { readSegment } from './read-segment.js';
 
@@ -9,7 +9,7 @@ import { readSegment } from './read-segment.js';
  * questions); a resume still claims, and the claim decides, so a stale answer here lets nothing
  * through twice. (A version 1 checkpoint is looked up by its digest, as its resume claims it.)
  */
-export async function canResume(bus: Bus, checkpoint: AnyCheckpoint): Promise<boolean> {
+export async function canResume(bus: Bus, checkpoint: Checkpoint): Promise<boolean> {
   const generationId = checkpoint.generation_id;
   const slot = claimSlotOf(checkpoint, canonicalCheckpoint(checkpoint));
   const claim = await bus.claims.read(generationId, slot);

@@ -34,9 +34,11 @@ export async function settleStoppedRun(stopped: StoppedRun): Promise<void> {
 
 async function settlePause(stopped: StoppedRun, checkpoint: Checkpoint): Promise<void> {
   const bus = stopped.agent.runtime.bus;
+  const slot = checkpoint.claim_slot;
+  if (slot === undefined) return; // a job's pause always names its slot
   const stored = await bus.checkpoints.load(stopped.generationId);
-  const newer = stored?.checkpoint.version === 2 && stored.checkpoint.claim_slot >= checkpoint.claim_slot;
-  const resumed = (await bus.claims.read(stopped.generationId, checkpoint.claim_slot)) !== undefined;
+  const newer = (stored?.checkpoint.claim_slot ?? -1) >= slot;
+  const resumed = (await bus.claims.read(stopped.generationId, slot)) !== undefined;
   if (!newer && !resumed) await bus.checkpoints.save(stopped.generationId, { checkpoint, params: stopped.params });
   const events = await runEvents(stopped);
   if (events.some((event) => event.event === 'input_requested')) return;
@@ -48,7 +50,7 @@ async function settlePause(stopped: StoppedRun, checkpoint: Checkpoint): Promise
     mcp_tool_calls: checkpoint.mcp_tool_calls,
     tool_turns: checkpoint.tool_turns,
     tool_choice_cleared: checkpoint.tool_choice_cleared,
-    claim_slot: checkpoint.claim_slot,
+    claim_slot: slot,
     ...(checkpoint.traceparent !== undefined && { traceparent: checkpoint.traceparent }),
   });
   const requests = checkpoint.input_requests.map((request) => InputRequest.fromJSON(request));

@@ -18,9 +18,13 @@ export type ResumeErrorCode =
   | 'model_mismatch'
   | 'turn_mismatch'
   | 'bad_signature'
+  | 'audience_mismatch'
+  | 'expired'
+  | 'invalid_text'
   | 'already_resumed'
   | 'not_found'
-  | 'secret_in_job';
+  | 'secret_in_job'
+  | 'secret_option';
 
 /**
  * A resume refused before anything ran: no tool was called, no request was sent and the

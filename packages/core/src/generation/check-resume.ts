@@ -1,48 +1,70 @@
 import type { AgentBase } from '../agent/agent-types.js';
-import type { AnyCheckpoint } from '../checkpoint/checkpoint.js';
+import { type Checkpoint, canonicalCheckpoint } from '../checkpoint/checkpoint.js';
 import { assertCheckpointVersion, parseCheckpoint } from '../checkpoint/parse-checkpoint.js';
-import { verifyCheckpointSignature } from '../checkpoint/sign-checkpoint.js';
+import { canonicalOf, type KeysLike, verifyCheckpoint } from '../checkpoint/sign-checkpoint.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { validateAnswers } from '../input-request/validate-answers.js';
 import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../json/nesting-depth.js';
 import type { ProviderAdapter, ToolCall } from '../provider/provider-adapter.js';
 
 export interface CheckedResume {
-  checkpoint: AnyCheckpoint;
+  checkpoint: Checkpoint;
+  /** Its canonical form (`canonicalCheckpoint`): what claims compare and run keys hash. */
+  canonical: string;
   answers: Map<string, unknown>;
   /** The paused turn's calls, in the order the model asked for them. */
   turnCalls: ToolCall[];
 }
 
-/** `checkResume` for one action of an agent, on a resume's `{ checkpoint, answers }`. */
-export function checkResumeFor(agent: AgentBase, actionName: string, input: unknown): CheckedResume {
+/**
+ * `checkResume` for one action of an agent run with `params`, on a resume's
+ * `{ checkpoint, answers }`: the runtime's keys and deployment are what it must match.
+ */
+export async function checkResumeFor(
+  agent: AgentBase,
+  actionName: string,
+  params: unknown,
+  input: unknown,
+): Promise<CheckedResume> {
   if (typeof input !== 'object' || input === null)
     throw new ResumeError('invalid_checkpoint', 'resume needs { checkpoint, answers }');
   const { checkpoint, answers } = input as { checkpoint?: unknown; answers?: unknown };
+  const { runtime } = agent;
   return checkResume(checkpoint, answers, {
     agent: agent.name,
     actionName,
     adapter: agent.provider,
-    checkpointKey: agent.runtime.checkpointKey,
+    keys: runtime.keys,
+    params,
+    audience: await runtime.audience(),
   });
 }
 
+/** What a resume must match: this agent, action and provider, the keys, params and deployment. */
+export interface ResumeExpectations {
+  agent: string;
+  actionName: string;
+  adapter: ProviderAdapter;
+  /** Undefined when signing is off. */
+  keys: KeysLike | undefined;
+  /** The params the action runs with: the signature covers them. */
+  params: unknown;
+  audience: string | undefined;
+}
+
 /**
- * Every check a resume makes before anything runs: format, signature, that the
- * checkpoint belongs to this agent, action, provider and model, that its turn is consistent, and
- * that the answers fit the questions. Throws `ResumeError`; changes nothing.
+ * Every check a resume makes before anything runs: format, signature (over the checkpoint and
+ * the params), deployment and expiry, that the checkpoint belongs to this agent, action, provider
+ * and model, that its turn is consistent, and that the answers fit the questions. Throws
+ * `ResumeError`; changes nothing.
  */
-export function checkResume(
-  value: unknown,
-  answers: unknown,
-  expected: { agent: string; actionName: string; adapter: ProviderAdapter; checkpointKey: string | undefined },
-): CheckedResume {
+export function checkResume(value: unknown, answers: unknown, expected: ResumeExpectations): CheckedResume {
   // The signature first: any field a client altered is `bad_signature`, whatever it broke.
   assertCheckpointVersion(value);
   if (nestsDeeperThan(answers)) {
     throw new ResumeError('invalid_checkpoint', `The answers nest deeper than ${MAX_NESTING_DEPTH} levels`);
   }
-  verifyCheckpointSignature(value, expected.checkpointKey);
+  const { unsigned } = verifyCheckpoint(value, expected.keys, { params: expected.params, audience: expected.audience });
   const checkpoint = parseCheckpoint(value);
   const { adapter } = expected;
   if (checkpoint.agent !== expected.agent) {
@@ -71,10 +93,12 @@ export function checkResume(
   }
   const turnCalls = pausedTurnCalls(checkpoint, adapter);
   checkTurnMatches(checkpoint, turnCalls);
-  return { checkpoint, answers: validateAnswers(checkpoint.input_requests, answers), turnCalls };
+  const checkedAnswers = validateAnswers(checkpoint.input_requests, answers);
+  const canonical = canonicalCheckpoint(checkpoint, unsigned ?? canonicalOf(checkpoint));
+  return { checkpoint, canonical, answers: checkedAnswers, turnCalls };
 }
 
-function pausedTurnCalls(checkpoint: AnyCheckpoint, adapter: ProviderAdapter): ToolCall[] {
+function pausedTurnCalls(checkpoint: Checkpoint, adapter: ProviderAdapter): ToolCall[] {
   const size = checkpoint.tool_call_turn_size;
   if (size < 1 || size > checkpoint.messages.length) {
     throw new ResumeError('no_tool_call_turn', `The checkpoint has no tool-call turn (tool_call_turn_size ${size})`);
@@ -89,7 +113,7 @@ function pausedTurnCalls(checkpoint: AnyCheckpoint, adapter: ProviderAdapter): T
   return calls;
 }
 
-function checkTurnMatches(checkpoint: AnyCheckpoint, calls: ToolCall[]): void {
+function checkTurnMatches(checkpoint: Checkpoint, calls: ToolCall[]): void {
   const callIds = new Set(calls.map((call) => call.id));
   const accounted = new Set<string>();
   for (const callId of Object.keys(checkpoint.completed_results)) {

@@ -8,6 +8,8 @@ export interface EventExtras {
   answers?: ReadonlyMap<string, unknown>;
   /** For `input_requested`: the slot a resume of this pause claims. */
   claimSlot?: number;
+  /** For `input_requested`: when its checkpoint expires, if it does. */
+  expiresAt?: string | undefined;
 }
 
 /**
@@ -51,6 +53,7 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
         tool_choice_cleared: context.toolChoiceCleared,
         claim_slot: extras.claimSlot ?? 0,
         ...(extras.traceparent !== undefined && { traceparent: extras.traceparent }),
+        ...(extras.expiresAt !== undefined && { expires_at: extras.expiresAt }),
       } satisfies EventData['input_requested'];
     case 'resumed': {
       const answers = extras.answers ?? new Map<string, unknown>();
@@ -68,7 +71,7 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
       };
     case 'completed':
       return {
-        text: context.lastResponse?.text ?? '',
+        text: context.lastResponse?.turnText ?? '',
         finish_reason: context.lastResponse?.finishReason ?? 'other',
         ...(context.lastResponse?.rawFinishReason !== undefined && {
           raw_finish_reason: context.lastResponse.rawFinishReason,

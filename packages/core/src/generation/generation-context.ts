@@ -7,6 +7,7 @@ import type {
   ToolCall,
   ToolChoice,
 } from '../provider/provider-adapter.js';
+import { turnTextOf } from './turn-text.js';
 
 /**
  * The generation machine's context: plain JSON, the same facts a checkpoint holds plus the
@@ -59,7 +60,12 @@ export interface RunLimits {
 }
 
 export interface LastResponse {
+  /** This response's text. */
   text: string;
+  /** The text of the whole model turn, continuations included (`turnTextOf`). */
+  turnText: string;
+  /** The provider paused its own turn and asked to be continued. */
+  continuation?: true;
   finishReason: FinishReason;
   rawFinishReason?: string;
   toolCalls: ToolCall[];
@@ -121,6 +127,8 @@ export function applyModelResponse(context: GenerationContext, response: ModelRe
   const unreported = [...context.unreported, ...response.messages];
   const lastResponse: LastResponse = {
     text: response.text,
+    turnText: turnTextOf(context, response),
+    ...(response.continuation === true && { continuation: true as const }),
     finishReason: response.finishReason,
     toolCalls: response.toolCalls,
     ...(response.rawFinishReason !== undefined && { rawFinishReason: response.rawFinishReason }),

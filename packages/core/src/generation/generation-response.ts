@@ -10,6 +10,11 @@ export interface GenerationResponse {
   generationId: string;
   status: 'completed' | 'awaiting_input' | 'tool_turns_exceeded';
   awaitingInput: boolean;
+  /**
+   * The text of the model's last turn. When the provider paused that turn on its own and the loop
+   * continued it (Anthropic `pause_turn`), this is the text of every continuation, in order: what
+   * `stream()` delivered as text deltas.
+   */
   text: string;
   finishReason: FinishReason;
   /** The provider's own stop reason (`end_turn`, `pause_turn`, `tool_calls`, …). */
@@ -21,4 +26,11 @@ export interface GenerationResponse {
   toolTurns: number;
   /** Token usage summed over this run's model calls. */
   usage: Usage;
+  /**
+   * True when the generation ended because the provider kept pausing its own turn past the
+   * adapter's continuation cap (Anthropic: 10 `pause_turn` answers in a row): the server-tool work
+   * is unfinished, `finishReason` is `pause`, and `text` / `messages` hold what it produced so far.
+   * `status` stays `completed`: nothing waits on a person and there is no checkpoint to resume.
+   */
+  continuationsExceeded: boolean;
 }

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { type ResolvedPrompt, resolvePrompt } from '../agent/action.js';
 import type { AgentBase } from '../agent/agent-types.js';
 import type { Job } from '../bus/bus.js';
-import { canonicalCheckpoint } from '../checkpoint/checkpoint.js';
 import { claimCheckpoint } from '../claims/claim-target.js';
 import { recoverRun } from '../claims/recover-run.js';
 import { createRunLease, type RunLease } from '../claims/run-lease.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { DEFAULT_QUEUE } from '../runtime/runtime.js';
+import { refuseSecretOptionsInJob, restoreSecretOptions } from '../secrets/secret-options.js';
+import { signJob } from '../trust/sign-job.js';
 import { checkResumeFor } from './check-resume.js';
 import type { GenerationResponse } from './generation-response.js';
 import { createGenerationStream, type GenerationStream, type StreamSink } from './generation-stream.js';
@@ -84,7 +85,7 @@ export class Generation {
 
   /** Checks the checkpoint and answers as `resumeNow()` would, then queues the resume for a worker. Secret answers are refused: a job is stored. */
   async resumeLater(input: ResumeInput & { queue?: string }): Promise<{ generationId: string; jobId: string }> {
-    const checked = this.check(input);
+    const checked = await this.check(input);
     const secret = checked.checkpoint.input_requests.find(
       (request) => request.kind === 'secret' && checked.answers.get(request.tool_call_id as string) !== false,
     );
@@ -95,6 +96,7 @@ export class Generation {
         { toolCallId: secret.tool_call_id as string },
       );
     }
+    refuseSecretOptionsInJob(checked.checkpoint, checked.answers);
     const job: Job = {
       ...this.job('resume', checked.checkpoint.generation_id),
       checkpoint: checked.checkpoint,
@@ -132,10 +134,10 @@ export class Generation {
 
   private async resume(input: ResumeInput, control: RunControl, stream?: StreamSink): Promise<GenerationResponse> {
     const prompt = this.prompt();
-    const { checkpoint, answers, turnCalls } = this.check(input);
+    // Serialized once, by the check: the run key hashes it (and a checkpoint without a slot is claimed by it).
+    const { checkpoint, canonical, answers: given, turnCalls } = await this.check(input);
+    const answers = restoreSecretOptions(checkpoint, given);
     const bus = this.agent.runtime.bus;
-    // Serialized once: the run key hashes it (and a version 1 checkpoint's claim is keyed by it).
-    const canonical = canonicalCheckpoint(checkpoint);
     const run = runKeyOf(canonical);
     let lease = control.lease;
     if (lease === undefined) {
@@ -163,7 +165,7 @@ export class Generation {
   }
 
   private check(input: ResumeInput) {
-    return checkResumeFor(this.agent, this.actionName, input);
+    return checkResumeFor(this.agent, this.actionName, this.params, input);
   }
 
   private prompt(): ResolvedPrompt {
@@ -172,15 +174,12 @@ export class Generation {
     return resolvePrompt(this.actionName, action, this.params, this.agent.instructions);
   }
 
-  /** Queues a job with the caller's trace context, in the job and in the transport's headers. */
+  /** Queues a job, signed, with the caller's trace context in the job and in the transport's headers. */
   private async enqueue(queue: string | undefined, job: Job): Promise<void> {
-    const traceparent = this.agent.runtime.telemetry?.currentTraceparent?.();
-    const traced = traceparent === undefined ? job : { ...job, traceparent };
-    await this.agent.runtime.bus.jobs.enqueue(
-      queue ?? DEFAULT_QUEUE,
-      traced,
-      traceparent === undefined ? {} : { traceparent },
-    );
+    const { runtime } = this.agent;
+    const traceparent = runtime.telemetry?.currentTraceparent?.();
+    const traced = signJob(traceparent === undefined ? job : { ...job, traceparent }, runtime.keys);
+    await runtime.bus.jobs.enqueue(queue ?? DEFAULT_QUEUE, traced, traceparent === undefined ? {} : { traceparent });
   }
 
   private job(kind: Job['kind'], generationId: string): Job {

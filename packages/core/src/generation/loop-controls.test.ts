@@ -220,15 +220,42 @@ describe('loop controls', () => {
     ]);
   });
 
-  it('follows provider continuations (pause_turn) up to the adapter cap, then ends with the stop reason visible', async () => {
-    const pauses = Array.from({ length: 11 }, () => ({ text: 'searching', stopReason: 'pause_turn' }));
+  it('follows provider continuations (pause_turn) up to the adapter cap, then ends saying the turn is unfinished', async () => {
+    const pauses = Array.from({ length: 11 }, (_, index) => ({ text: `step ${index}. `, stopReason: 'pause_turn' }));
     const { agent, provider } = scriptedAgent(() => ({ message: 'search' }), pauses);
     const done = await agent.handle().generateNow();
     expect(provider.requests).toHaveLength(11);
     expect(done.status).toBe('completed');
+    expect(done.continuationsExceeded).toBe(true);
     expect(done.rawFinishReason).toBe('pause_turn');
     expect(done.finishReason).toBe('pause');
+    expect(done.text).toBe(pauses.map((pause) => pause.text).join(''));
   });
+
+  it.each([false, true])(
+    'a continued turn reads as all its text, as the stream delivered it (stream: %s)',
+    async (streamed) => {
+      const replies = [
+        { text: 'Let me search. ', stopReason: 'pause_turn' },
+        { text: 'Still searching. ', stopReason: 'pause_turn' },
+        { text: 'Found it.' },
+      ];
+      const { agent } = scriptedAgent(() => ({ message: 'search' }), replies);
+      let delivered = '';
+      let done: Awaited<ReturnType<ReturnType<typeof agent.handle>['generateNow']>>;
+      if (streamed) {
+        const live = agent.handle().stream();
+        for await (const part of live) if (part.type === 'text-delta') delivered += part.text;
+        done = await live.response;
+      } else {
+        done = await agent.handle().generateNow();
+        delivered = replies.map((reply) => reply.text).join('');
+      }
+      expect(done.text).toBe('Let me search. Still searching. Found it.');
+      expect(done.text).toBe(delivered);
+      expect(done.continuationsExceeded).toBe(false);
+    },
+  );
 
   it('a provider that runs tools in its own loop gets UnsupportedProviderError for a gated tool, before it runs', async () => {
     let runs = 0;

@@ -102,15 +102,6 @@ describe('resume refusals: each raises ResumeError before any tool runs or reque
       }),
       'nest deeper',
     ],
-    [
-      'a version 2 checkpoint without the slot its resume claims',
-      'invalid_checkpoint',
-      (c) => {
-        const { claim_slot: _slot, ...rest } = c;
-        return { checkpoint: rest, answers: goodAnswers };
-      },
-      'claim_slot',
-    ],
     ['a checkpoint that is not an object', 'invalid_checkpoint', () => ({ checkpoint: 'nope', answers: goodAnswers })],
     [
       'a turn with no tool call',
@@ -215,7 +206,7 @@ describe('resume refusals: each raises ResumeError before any tool runs or reque
       // Re-sign what the case altered, so the check under test is the one that fires, not the signature.
       // (A checkpoint too deep to serialise cannot be signed: it is refused before its signature is read.)
       if (code !== 'bad_signature' && typeof input.checkpoint === 'object' && !nestsDeeperThan(input.checkpoint)) {
-        input.checkpoint = signCheckpoint(input.checkpoint as Checkpoint, KEY);
+        input.checkpoint = signCheckpoint(input.checkpoint as Checkpoint, { keys: KEY, params: { ticketId: 42 } });
       }
       await expectRefused(
         () => agent.handle({ ticketId: 42 }).resumeNow(input),

@@ -1,8 +1,9 @@
 import type { ResolvedPrompt } from '../agent/action.js';
 import type { AgentBase } from '../agent/agent-types.js';
-import type { AnyCheckpoint } from '../checkpoint/checkpoint.js';
+import type { Checkpoint } from '../checkpoint/checkpoint.js';
+import { type CheckpointSeal, checkpointFromContext } from '../checkpoint/checkpoint-from-context.js';
 import type { RunRecovery } from '../claims/recover-run.js';
-import { endFailedRun, type RunLease } from '../claims/run-lease.js';
+import { endFailedRun, pauseSlot, type RunLease } from '../claims/run-lease.js';
 import { priorMessages, recordRun } from '../context/record-context.js';
 import { FencedError } from '../errors/fenced-error.js';
 import { InputRequest } from '../input-request/input-request.js';
@@ -25,7 +26,7 @@ export type RunStart =
   | { kind: 'fresh'; generationId: string }
   | {
       kind: 'resume';
-      checkpoint: AnyCheckpoint;
+      checkpoint: Checkpoint;
       context: GenerationContext;
       answers: ReadonlyMap<string, unknown>;
       run: string;
@@ -66,9 +67,15 @@ async function run(options: RunOptions): Promise<GenerationResponse> {
   const generationId = initial.identity.generationId;
   const scrubber = scrubberFor(generationId);
   let paused = false;
-  if (start.kind === 'fresh')
-    initial.messages = [...(await priorMessages(options.agent, options.params)), ...initial.messages];
-  const opened = await openToolsets(options.prompt);
+  let opened: Awaited<ReturnType<typeof openToolsets>>;
+  try {
+    if (start.kind === 'fresh')
+      initial.messages = [...(await priorMessages(options.agent, options.params)), ...initial.messages];
+    opened = await openToolsets(options.prompt);
+  } catch (error) {
+    await giveBack(options.lease, error);
+    throw error;
+  }
   const record = {
     agent: options.agent,
     action: options.prompt.actionName,
@@ -78,20 +85,21 @@ async function run(options: RunOptions): Promise<GenerationResponse> {
     userText: options.prompt.message,
   };
   try {
-    const response = await runToStop({ ...options, prompt: opened.prompt }, initial, scrubber);
+    const { runtime } = options.agent;
+    const seal: CheckpointSeal = {
+      keys: runtime.keys,
+      params: options.params,
+      audience: await runtime.audience(),
+      ttlMs: runtime.checkpointTtlMs,
+    };
+    const response = await runToStop({ ...options, prompt: opened.prompt }, initial, scrubber, seal);
     paused = response.awaitingInput;
     if (!options.nested)
       await recordRun(options.agent.runtime.bus, { ...record, status: response.status, finalText: response.text });
     return response;
   } catch (error) {
     if (FencedError.isInstance(error)) throw error;
-    // A failure the machine did not announce (opening MCP servers, the context store, the bus)
-    // gives the claim back too; a job fenced out while doing so was taken over.
-    await endFailedRun(options.lease, { error, permanent: isPermanentFailure(error) }).catch(
-      (releaseError: unknown) => {
-        if (FencedError.isInstance(releaseError)) throw releaseError;
-      },
-    );
+    await giveBack(options.lease, error);
     if (!options.nested) await recordRun(options.agent.runtime.bus, { ...record, status: 'failed' }).catch(() => {});
     throw error;
   } finally {
@@ -101,10 +109,23 @@ async function run(options: RunOptions): Promise<GenerationResponse> {
   }
 }
 
+/**
+ * A failure the machine did not announce (opening MCP servers, the context store, the bus) gives
+ * the claim back too (a job's ends, when retrying cannot help); a job fenced out while doing so
+ * was taken over, which is what it throws then.
+ */
+async function giveBack(lease: RunLease, error: unknown): Promise<void> {
+  if (FencedError.isInstance(error)) return;
+  await endFailedRun(lease, { error, permanent: isPermanentFailure(error) }).catch((releaseError: unknown) => {
+    if (FencedError.isInstance(releaseError)) throw releaseError;
+  });
+}
+
 async function runToStop(
   options: RunOptions,
   initial: GenerationContext,
   scrubber: Scrubber,
+  seal: CheckpointSeal,
 ): Promise<GenerationResponse> {
   const { agent, prompt, start } = options;
   const { runtime, provider: adapter } = agent;
@@ -149,10 +170,11 @@ async function runToStop(
     },
     usage: { inputTokens: 0, outputTokens: 0 },
     toolSpecs: [...prompt.tools.values()].map(toToolSpec),
+    seal,
     pausedCheckpoint: undefined,
     failure: undefined,
   };
-  const { publisher, usage } = scope;
+  const { publisher, traceparent, usage } = scope;
 
   const actor = createGenerationActor(initial, scope);
   const stopped = waitForStop(actor, start.kind === 'resume');
@@ -169,14 +191,16 @@ async function runToStop(
     throw failure ?? new Error(context.error?.message ?? 'The generation failed');
   }
   const paused = snapshot.value === 'awaiting_input';
-  // A nested run announces no pause and stores no checkpoint: it returns none.
-  const checkpoint = paused ? scope.pausedCheckpoint : undefined;
+  // A nested run announces no pause, so it has no stored checkpoint to reuse.
+  const checkpoint = paused
+    ? (scope.pausedCheckpoint ?? checkpointFromContext(context, pauseSlot(options.lease), traceparent, seal))
+    : undefined;
   const status = paused ? 'awaiting_input' : context.decision === 'exceeded' ? 'tool_turns_exceeded' : 'completed';
   const response: GenerationResponse = {
     generationId,
     status,
     awaitingInput: paused,
-    text: context.lastResponse?.text ?? '',
+    text: context.lastResponse?.turnText ?? '',
     finishReason: context.lastResponse?.finishReason ?? 'other',
     rawFinishReason: context.lastResponse?.rawFinishReason,
     inputRequests: paused ? context.inputRequests.map((request) => InputRequest.fromJSON(request)) : [],
@@ -184,6 +208,7 @@ async function runToStop(
     messages: context.messages,
     toolTurns: context.toolTurns,
     usage,
+    continuationsExceeded: !paused && context.lastResponse?.continuation === true,
   };
   if (checkpoint !== undefined && !options.nested) {
     await notifyInputRequest(agent, prompt.actionName, options.params, response.inputRequests, checkpoint);

@@ -1,5 +1,6 @@
 import type { EventData } from '../bus/events.js';
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
+import type { CheckpointSeal } from '../checkpoint/checkpoint-from-context.js';
 import type { RunLease } from '../claims/run-lease.js';
 import type { ToolSpec, Usage } from '../provider/provider-adapter.js';
 import type { Scrubber } from '../secrets/scrub.js';
@@ -29,6 +30,8 @@ export interface RunScope {
   usage: Required<Pick<Usage, 'inputTokens' | 'outputTokens'>>;
   /** The run's tools as the provider sees them, built once rather than per model call. */
   toolSpecs: ToolSpec[];
+  /** What the run's checkpoints are signed with and for. */
+  seal: CheckpointSeal;
   /** The checkpoint of the pause this run announced, stored once and returned as is. */
   pausedCheckpoint: Checkpoint | undefined;
   /** The (scrubbed) failure that stopped the run, kept to be thrown at the boundary. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quoteValue } from '../errors/quote-value.js';
 import { ResumeError } from '../errors/resume-error.js';
 import type { InputRequestJSON } from './input-request.js';
 import { isLabelledOption } from './input-request.js';
@@ -18,9 +19,9 @@ export function validateAnswers(requests: readonly InputRequestJSON[], answers: 
     if (!byCall.has(callId)) {
       throw new ResumeError(
         'unknown_call',
-        `There is an answer for ${callId}, but no call with that id is waiting for input`,
+        `There is an answer for ${quoteValue(callId)}, but no call with that id is waiting for input`,
         {
-          toolCallId: callId,
+          toolCallId: callId.slice(0, 200),
         },
       );
     }
@@ -44,13 +45,22 @@ function checkAnswer(request: InputRequestJSON, answer: unknown): void {
       toolCallId: callId,
     });
   }
+  if (request.kind === 'text' && request.schema === undefined && typeof answer !== 'string') {
+    // The answer stays out of the message (it may be long); its type is enough to fix it.
+    throw new ResumeError(
+      'invalid_text',
+      `${describe(request)} asks for text: answer a string (or false to decline), not ${answer === null ? 'null' : Array.isArray(answer) ? 'an array' : typeof answer === 'object' ? 'an object' : `a ${typeof answer}`}`,
+      { toolCallId: callId },
+    );
+  }
   if (request.kind === 'choice') {
     const values = (request.options ?? []).map((option) => (isLabelledOption(option) ? option.value : option));
     const written = JSON.stringify(answer);
     if (!values.some((value) => JSON.stringify(value) === written)) {
+      // Quoted in part only: an answer can be as long as its sender likes.
       throw new ResumeError(
         'invalid_choice',
-        `${describe(request)} takes one of ${JSON.stringify(values)}, not ${written}`,
+        `${describe(request)} takes one of ${quoteValue(values, 200)}, not ${quoteValue(answer)}`,
         {
           toolCallId: callId,
         },

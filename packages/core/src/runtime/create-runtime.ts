@@ -1,29 +1,53 @@
 import type { AgentBase } from '../agent/agent-types.js';
 import { createMemoryBus } from '../bus/memory-bus.js';
 import { ResumeError } from '../errors/resume-error.js';
+import { runtimeKeys } from '../trust/runtime-keys.js';
 import { DEFAULT_QUEUE, type Runtime, type RuntimeOptions } from './runtime.js';
+
+/** The environment variable that names the deployment when no `audience` option does. */
+export const AUDIENCE_VARIABLE = 'INTERLUDE_AUDIENCE';
 
 /**
  * Binds the pieces a set of agents share: the bus (events, checkpoints, jobs), telemetry and the
- * checkpoint key. Everything has an embedded default: an in-memory bus, no telemetry, unsigned
- * checkpoints.
+ * keys everything that crosses a process is signed with. Everything has an embedded default: an
+ * in-memory bus, no telemetry, and a random key per process. A runtime on a bus shared across
+ * processes (`natsBus()`) needs a key (`INTERLUDE_CHECKPOINT_KEY` or `checkpointKey`), the same
+ * in every process, or refuses to start.
  *
  * @example
  *   const runtime = createRuntime({ bus: natsBus({ servers: 'nats://127.0.0.1:4222' }), checkpointKey: process.env.INTERLUDE_CHECKPOINT_KEY });
  *   await runtime.answer(generationId, { [callId]: true });
  */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
-  if (
-    options.checkpointKey !== undefined &&
-    (typeof options.checkpointKey !== 'string' || options.checkpointKey.length < 16)
-  ) {
-    throw new TypeError('checkpointKey must be a string of at least 16 characters');
+  const bus = options.bus ?? createMemoryBus();
+  const keys = runtimeKeys(options.checkpointKey, bus.shared);
+  const ttl = options.checkpointTtlMs;
+  if (ttl !== undefined && !(Number.isFinite(ttl) && ttl > 0)) {
+    throw new TypeError(`checkpointTtlMs must be a positive number of milliseconds, got ${String(ttl)}`);
   }
+  const audienceOption = options.audience ?? nonEmpty(process.env[AUDIENCE_VARIABLE]);
+  if (audienceOption !== undefined && (typeof audienceOption !== 'string' || audienceOption.length === 0)) {
+    throw new TypeError('audience must be a non-empty string');
+  }
+  bus.useKeys?.(keys);
+  let audience: Promise<string | undefined> | undefined;
   const agents = new Map<string, AgentBase>();
   const runtime: Runtime = {
-    bus: options.bus ?? createMemoryBus(),
+    bus,
     telemetry: options.telemetry,
-    checkpointKey: options.checkpointKey,
+    keys,
+    checkpointTtlMs: ttl,
+    audience() {
+      if (audience === undefined) {
+        const found = audienceOption !== undefined ? Promise.resolve(audienceOption) : deploymentOf(runtime);
+        audience = found;
+        // A bus that could not answer yet (its server away) is asked again by the next caller.
+        found.catch(() => {
+          if (audience === found) audience = undefined;
+        });
+      }
+      return audience;
+    },
     agents,
     register(agent) {
       const existing = agents.get(agent.name);
@@ -54,6 +78,15 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     const stored = await runtime.bus.checkpoints.load(generationId);
     // Whether it may still be resumed is the claim's to say, when the resume claims it.
     if (stored === undefined) throw new ResumeError('not_found', `No paused generation ${generationId} is stored`);
+    // The resume checks the checkpoint's signature (which covers the stored params); it cannot see
+    // under which id it was stored, so a signed checkpoint moved under another generation's key
+    // (to be approved as that generation's question) is refused here.
+    if (stored.checkpoint?.generation_id !== generationId) {
+      throw new ResumeError(
+        'bad_signature',
+        `The record stored for generation ${generationId} holds another generation's checkpoint: it was moved there`,
+      );
+    }
     const agent = agents.get(stored.checkpoint.agent);
     if (agent === undefined) {
       throw new ResumeError(
@@ -65,4 +98,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   }
 
   return runtime;
+}
+
+/** The bus's deployment id, or none for a bus that never leaves the process. */
+async function deploymentOf(runtime: Runtime): Promise<string | undefined> {
+  return runtime.bus.deploymentId === undefined ? undefined : runtime.bus.deploymentId();
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineAgent } from '../agent/define-agent.js';
-import type { Bus, Job } from '../bus/bus.js';
+import type { Bus } from '../bus/bus.js';
 import { createMemoryBus } from '../bus/memory-bus.js';
 import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
-import { delivery, resumeJob, stallingRefundAgent } from '../test-support/stall-fixture.js';
+import { delivery, generateJob, resumeJob, stallingRefundAgent } from '../test-support/stall-fixture.js';
 import { scriptedProvider } from '../testing/scripted-provider.js';
 import { tool } from '../tool/tool.js';
 import { createRuntime } from './create-runtime.js';
@@ -22,16 +22,6 @@ function boundedBus(limit: number): Bus {
     },
   };
 }
-
-const job = (generationId: string): Job => ({
-  version: 1,
-  id: `job-${generationId}`,
-  kind: 'generate',
-  agent: 'exporter',
-  action: 'handle',
-  params: {},
-  generation_id: generationId,
-});
 
 describe('limits fail once, loudly', () => {
   it('a tool result the bus cannot carry: the body runs once, the generation ends failed with payload_too_large, the job is not run again', async () => {
@@ -58,7 +48,8 @@ describe('limits fail once, loudly', () => {
         }),
       },
     });
-    const outcome = await runJob({ runtime, agents: [agent], job: job('gen_big'), delivery: delivery(1) });
+    const job = generateJob(runtime, 'gen_big', 'exporter', {});
+    const outcome = await runJob({ runtime, agents: [agent], job, delivery: delivery(1) });
     expect(outcome.status).toBe('failed');
     expect(outcome.status === 'failed' && outcome.error).toMatchObject({ code: 'payload_too_large' });
     expect(jobVerdict(outcome)).toEqual({ verdict: 'done' });
@@ -68,7 +59,7 @@ describe('limits fail once, loudly', () => {
     expect(events.at(-1)?.data).toMatchObject({ error: { code: 'payload_too_large' } });
 
     // Delivered again anyway (a lost ack): the claim log says it finished; nothing runs.
-    expect(await runJob({ runtime, agents: [agent], job: job('gen_big'), delivery: delivery(2) })).toEqual({
+    expect(await runJob({ runtime, agents: [agent], job, delivery: delivery(2) })).toEqual({
       status: 'duplicate',
       stop: 'finished',
     });
@@ -78,7 +69,7 @@ describe('limits fail once, loudly', () => {
   it('a job delivered more often than allowed gives its claim back and is refused, with a failed event', async () => {
     const { agent, runtime, refunds } = stallingRefundAgent();
     const paused = await agent.handle({ ticketId: 42 }).generateNow();
-    const resume = resumeJob(paused.generationId, paused.checkpoint, { call_refund: true });
+    const resume = resumeJob(runtime, paused, { call_refund: true });
     const outcome = await runJob({
       runtime,
       agents: [agent],
@@ -112,7 +103,7 @@ describe('limits fail once, loudly', () => {
     const outcome = await runJob({
       runtime,
       agents: [agent],
-      job: { ...resumeJob('gen_deep', { version: 2, messages: deep }, {}), params: deep },
+      job: { ...generateJob(runtime, 'gen_deep'), params: deep },
       delivery: delivery(1),
     });
     expect(jobVerdict(outcome)).toMatchObject({ verdict: 'refuse', reason: { code: 'invalid_checkpoint' } });
@@ -131,8 +122,9 @@ describe('limits fail once, loudly', () => {
       },
       { concurrency: 1 },
     );
-    await bus.jobs.enqueue('limits', { ...job('gen_a'), id: 'refused' });
-    await bus.jobs.enqueue('limits', { ...job('gen_b'), id: 'failing' });
+    const runtime = createRuntime({ bus });
+    await bus.jobs.enqueue('limits', { ...generateJob(runtime, 'gen_a'), id: 'refused' });
+    await bus.jobs.enqueue('limits', { ...generateJob(runtime, 'gen_b'), id: 'failing' });
     await expect.poll(async () => (await bus.jobs.deadLetters('limits')).length).toBe(2);
     await consumer.stop();
     expect(seen).toEqual(['refused#1', 'failing#1', 'failing#2', 'failing#3']);

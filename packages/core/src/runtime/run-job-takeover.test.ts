@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { Bus, Job } from '../bus/bus.js';
+import type { Bus } from '../bus/bus.js';
 import { createMemoryBus } from '../bus/memory-bus.js';
 import { rebuildCheckpoint } from '../checkpoint/rebuild-checkpoint.js';
-import { delivery, resumeJob, stallingRefundAgent } from '../test-support/stall-fixture.js';
+import { expectRebuildMatches } from '../test-support/harness.js';
+import { delivery, generateJob, resumeJob, stallingRefundAgent } from '../test-support/stall-fixture.js';
 import { runJob } from './run-job.js';
 
 /** Pauses the refund in-process and answers it as a job would: the starting point of every case. */
 async function pausedRefund(options: { idempotent?: boolean } = {}) {
   const fixture = stallingRefundAgent(options);
   const paused = await fixture.agent.handle({ ticketId: 42 }).generateNow();
-  const job = resumeJob(paused.generationId, paused.checkpoint, { call_refund: true });
+  const job = resumeJob(fixture.runtime, paused, { call_refund: true });
   return { ...fixture, paused, job };
 }
 
@@ -44,8 +45,8 @@ describe('a job whose worker stalls past its lease', () => {
     expect(resumeRun.map((event) => `${event.event}@${event.epoch ?? 1}`)).toEqual(['resumed@2', 'input_requested@2']);
     expect(events.some((event) => event.event === 'completed')).toBe(false);
     const stored = await runtime.bus.checkpoints.load(paused.generationId);
-    expect(rebuildCheckpoint(events)).toEqual(stored?.checkpoint);
     expect(stored?.checkpoint).toEqual(successor.status === 'awaiting_input' && successor.response.checkpoint);
+    if (successor.status === 'awaiting_input') await expectRebuildMatches(runtime, successor.response);
   });
 
   it('a person who says yes runs the call again, with the answer it first ran with, announced as a second attempt', async () => {
@@ -152,15 +153,7 @@ describe('a job whose holder stopped between writing its pause and announcing it
     };
     const { agent, runtime } = stallingRefundAgent({ bus: flakyBus });
     const fixture = { agent, runtime };
-    const job: Job = {
-      version: 1,
-      id: 'job-generate',
-      kind: 'generate',
-      agent: 'support',
-      action: 'handle',
-      params: { ticketId: 42 },
-      generation_id: 'gen_settle',
-    };
+    const job = generateJob(runtime, 'gen_settle');
     await expect(runJob({ ...fixture, agents: [agent], job, delivery: delivery(1) })).rejects.toThrow('died here');
     expect(await bus.checkpoints.load('gen_settle')).toBeUndefined();
 
@@ -177,7 +170,12 @@ describe('a job whose holder stopped between writing its pause and announcing it
       'tool_started',
       'input_requested',
     ]);
-    expect(rebuildCheckpoint(events)).toEqual(stored?.checkpoint);
+    const rebuilt = rebuildCheckpoint(events, {
+      checkpointKey: runtime.keys,
+      params: stored?.params,
+      audience: await runtime.audience(),
+    });
+    expect(rebuilt).toEqual(stored?.checkpoint);
     // A third delivery finds it all there and changes nothing.
     await runJob({ ...fixture, agents: [agent], job, delivery: delivery(3) });
     expect(await bus.events('gen_settle')).toEqual(events);

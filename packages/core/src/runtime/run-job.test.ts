@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Job } from '../bus/bus.js';
-import { scriptedAgent, throughJson } from '../test-support/harness.js';
+import { resumeJobOf, scriptedAgent } from '../test-support/harness.js';
 import { createRefundScenario } from '../testing/refund-fixture.js';
+import { signJob } from '../trust/sign-job.js';
 import { type JobOutcome, runJob } from './run-job.js';
 
 describe('background generations through the job queue', () => {
@@ -40,17 +40,7 @@ describe('background generations through the job queue', () => {
       scenario.replies[1] as never,
     ]);
     const paused = await agent.handle({ ticketId: 3 }).generateNow();
-    const job: Job = {
-      version: 1,
-      id: 'job-1',
-      kind: 'resume',
-      agent: 'support',
-      action: 'handle',
-      params: { ticketId: 3 },
-      generation_id: paused.generationId,
-      checkpoint: throughJson(paused.checkpoint),
-      answers: { call_refund: true },
-    };
+    const job = signJob(resumeJobOf(paused, 'job-1', { ticketId: 3 }, { call_refund: true }), runtime.keys);
     await expect(runJob({ runtime, job, delivery: { attempt: 1, headers: {}, maxAttempts: 5 } })).rejects.toThrow(
       'worker died here',
     );
@@ -68,15 +58,18 @@ describe('background generations through the job queue', () => {
     const { runtime } = scriptedAgent(() => ({ message: 'x' }), []);
     const outcome = await runJob({
       runtime,
-      job: {
-        version: 1,
-        id: 'j',
-        kind: 'generate',
-        agent: 'nobody',
-        action: 'handle',
-        params: {},
-        generation_id: 'gen_x',
-      },
+      job: signJob(
+        {
+          version: 1,
+          id: 'j',
+          kind: 'generate',
+          agent: 'nobody',
+          action: 'handle',
+          params: {},
+          generation_id: 'gen_x',
+        },
+        runtime.keys,
+      ),
       delivery: { attempt: 1, headers: {}, maxAttempts: 5 },
     });
     expect(outcome.status).toBe('refused');

@@ -1,6 +1,5 @@
 import type { AgentBase } from '../agent/agent-types.js';
 import type { Job, JobDelivery, JobVerdict } from '../bus/bus.js';
-import { canonicalCheckpoint } from '../checkpoint/checkpoint.js';
 import { type Acquired, acquireRun } from '../claims/acquire-run.js';
 import { claimCheckpoint } from '../claims/claim-target.js';
 import { endFailedRun } from '../claims/run-lease.js';
@@ -9,10 +8,10 @@ import { FencedError } from '../errors/fenced-error.js';
 import { InterludeError } from '../errors/interlude-error.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { checkResumeFor } from '../generation/check-resume.js';
-import type { Generation } from '../generation/generation.js';
 import type { GenerationResponse } from '../generation/generation-response.js';
 import { runKeyOf } from '../generation/resume-context.js';
 import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../json/nesting-depth.js';
+import { verifyJob } from '../trust/sign-job.js';
 import { announceJobFailure } from './announce-job-failure.js';
 import { isPermanentFailure } from './permanent-failure.js';
 import type { Runtime } from './runtime.js';
@@ -26,8 +25,10 @@ export type JobOutcome =
   | { status: 'failed' | 'refused'; error: Error };
 
 /**
- * Runs one job from the work queue. It checks the job, then claims its run in the claim log as
- * the job (slot 0 for a fresh generation, the checkpoint's slot for a resume), so that:
+ * Runs one job from the work queue. It checks the job (its shape and depth, then its signature:
+ * a job the runtime's keys did not sign, or a resume job without its checkpoint, is refused
+ * before anything runs with `TrustError`), then claims its run in the claim log as the job
+ * (slot 0 for a fresh generation, the checkpoint's slot for a resume), so that:
  * - a delivery of a job whose run already stopped (its ack was lost, the server restarted) runs
  *   nothing and only makes sure the stop was stored and announced;
  * - a delivery of a job whose run is still open (its worker died, or stalled past the ack wait)
@@ -47,16 +48,23 @@ export async function runJob(options: {
 }): Promise<JobOutcome> {
   const { runtime, job, delivery } = options;
   if (!isJob(job)) return refuse(new TypeError('The job is malformed: not a version 1 generate or resume job'));
-  // Before anything recursive touches it: a job nested absurdly deep would overflow the stack.
+  // Before anything recursive touches it (its signature is checked over its canonical JSON): a
+  // job nested absurdly deep would overflow the stack.
   if (nestsDeeperThan(job)) {
     const error = new ResumeError('invalid_checkpoint', `The job nests deeper than ${MAX_NESTING_DEPTH} levels`);
-    return refuse(error, job, runtime);
+    return refuse(error, runtime.keys === undefined ? { job, runtime } : undefined);
   }
+  try {
+    verifyJob(job, runtime.keys);
+  } catch (error) {
+    // Not announced: a failed event written (and signed) for a job nobody signed would carry the forgery on.
+    return refuse(error as Error);
+  }
+  const trusted = { job, runtime };
   const agent = options.agents?.find((candidate) => candidate.name === job.agent) ?? runtime.agents.get(job.agent);
-  if (agent === undefined) {
-    return refuse(new TypeError(`No agent named ${job.agent} serves this queue`), job, runtime);
-  }
-  const traceparent = delivery.headers.traceparent ?? job.traceparent;
+  if (agent === undefined) return refuse(new TypeError(`No agent named ${job.agent} serves this queue`), trusted);
+  // The job's own trace context is signed; the transport's header is not.
+  const traceparent = job.traceparent ?? delivery.headers.traceparent;
   try {
     const generation = agent.generation(job.action, job.params);
     const claim = await claimJob(agent, job);
@@ -81,20 +89,20 @@ export async function runJob(options: {
         'too_many_deliveries',
         `The job was delivered ${delivery.attempt} times (at most ${delivery.maxAttempts})`,
       );
-      return refuse(error, job, runtime, { run: claim.run, epoch: lease.epoch });
+      return refuse(error, { ...trusted, run: { run: claim.run, epoch: lease.epoch } });
     }
     const control = { lease, ...(traceparent !== undefined && { parentTraceparent: traceparent }) };
     const response =
       job.kind === 'generate'
         ? await generation.generateNow(control)
-        : await generation.resumeNow(resumeInput(job, claim), control);
+        : await generation.resumeNow({ checkpoint: job.checkpoint, answers: job.answers ?? {} }, control);
     return { status: response.status, response };
   } catch (error) {
     if (FencedError.isInstance(error)) return { status: 'fenced', error };
     // Another resume has the checkpoint: the generation is in its hands, so nothing is announced.
     if (ResumeError.isInstance(error) && error.code === 'already_resumed') return { status: 'refused', error };
     // A refused resume or a malformed job fails the same way every time: acknowledge it, do not retry.
-    if (ResumeError.isInstance(error) || error instanceof TypeError) return refuse(error as Error, job, runtime);
+    if (ResumeError.isInstance(error) || error instanceof TypeError) return refuse(error as Error, trusted);
     if (isPermanentFailure(error)) return { status: 'failed', error: error as Error };
     throw error;
   }
@@ -121,7 +129,6 @@ interface JobClaim {
   acquired: Acquired;
   /** The run's key in the event log: `start`, or the resumed checkpoint's digest. */
   run: string;
-  checked?: ReturnType<typeof checkResumeFor>;
 }
 
 /** Checks the job's checkpoint (a resume), then claims its run as the job. */
@@ -137,27 +144,30 @@ async function claimJob(agent: AgentBase, job: Job): Promise<JobClaim> {
     });
     return { acquired, run: 'start' };
   }
-  const checkpoint = job.checkpoint ?? (await bus.checkpoints.load(job.generation_id))?.checkpoint;
-  const checked = checkResumeFor(agent, job.action, { checkpoint, answers: job.answers ?? {} });
+  // (A resume job always carries its checkpoint: `verifyJob` refused one without.)
+  const checked = await checkResumeFor(agent, job.action, job.params, {
+    checkpoint: job.checkpoint,
+    answers: job.answers ?? {},
+  });
   if (checked.checkpoint.generation_id !== job.generation_id) {
     throw new ResumeError('invalid_checkpoint', 'The job names another generation than its checkpoint');
   }
-  const canonical = canonicalCheckpoint(checked.checkpoint);
-  const acquired = await claimCheckpoint(bus, checked.checkpoint, canonical, { mode: 'job', claimant: job.id });
-  return { acquired, run: runKeyOf(canonical), checked };
+  const acquired = await claimCheckpoint(bus, checked.checkpoint, checked.canonical, {
+    mode: 'job',
+    claimant: job.id,
+  });
+  return { acquired, run: runKeyOf(checked.canonical) };
 }
 
-function resumeInput(job: Job, claim: JobClaim): Parameters<Generation['resumeNow']>[0] {
-  return { checkpoint: claim.checked?.checkpoint, answers: job.answers ?? {} };
-}
-
+/**
+ * A refused job, announced with a `failed` event when it can be trusted (its signature checked,
+ * or signing off), in its run when it claimed one.
+ */
 async function refuse(
   error: Error,
-  job?: Job,
-  runtime?: Runtime,
-  run?: { run: string; epoch: number },
+  announce?: { job: Job; runtime: Runtime; run?: { run: string; epoch: number } },
 ): Promise<JobOutcome> {
-  if (job !== undefined && runtime !== undefined) await announceJobFailure(runtime.bus, job, error, run);
+  if (announce !== undefined) await announceJobFailure(announce.runtime.bus, announce.job, error, announce.run);
   return { status: 'refused', error };
 }
 

@@ -2,13 +2,24 @@ import type { AgentBase } from '../agent/agent-types.js';
 import type { Bus } from '../bus/bus.js';
 import type { GenerationResponse } from '../generation/generation-response.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
+import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
 
 /** The shared pieces a set of agents runs on. */
 export interface Runtime {
   readonly bus: Bus;
   readonly telemetry: Telemetry | undefined;
-  /** Signs checkpoints (HMAC-SHA256) and refuses unsigned or altered ones. */
-  readonly checkpointKey: string | undefined;
+  /**
+   * Sign checkpoints, jobs and events (HMAC-SHA256), and refuse unsigned or altered ones.
+   * Undefined only when signing was turned off (`checkpointKey: false`).
+   */
+  readonly keys: CheckpointKeys | undefined;
+  /** Checkpoints expire this long after their pause; undefined: never. */
+  readonly checkpointTtlMs: number | undefined;
+  /**
+   * The deployment checkpoints are signed for: the `audience` option, `INTERLUDE_AUDIENCE`, or the
+   * bus's deployment id (undefined on a bus that never leaves the process).
+   */
+  audience(): Promise<string | undefined>;
   /** Agents defined with this runtime, by name. */
   readonly agents: ReadonlyMap<string, AgentBase>;
   /** Called by `defineAgent`; a second agent with the same name is refused. */
@@ -27,7 +38,20 @@ export interface Runtime {
 export interface RuntimeOptions {
   bus?: Bus;
   telemetry?: Telemetry;
-  checkpointKey?: string;
+  /**
+   * The key checkpoints, jobs and events are signed with, or several (sign with the first, accept
+   * any: rotation), each at least 16 characters. Default: `INTERLUDE_CHECKPOINT_KEY` (keys
+   * separated by commas or whitespace); without it, a random key per process on a bus that never
+   * leaves the process, and a refusal to start on one that does. `false` turns signing off.
+   */
+  checkpointKey?: string | readonly string[] | false;
+  /**
+   * The deployment's name, signed into every checkpoint: another deployment refuses them.
+   * Default: `INTERLUDE_AUDIENCE`, else the bus's deployment id.
+   */
+  audience?: string;
+  /** Checkpoints expire this long after their pause (resumes after it get `expired`). Default: never. */
+  checkpointTtlMs?: number;
 }
 
 export const DEFAULT_QUEUE = 'agents';

@@ -17,6 +17,11 @@ export function scrubberFor(generationId: string): Scrubber {
   return scrubber;
 }
 
+/** The secrets this process holds for a generation, without making an entry for one it never saw. */
+export function existingScrubber(generationId: string): Scrubber | undefined {
+  return byGeneration.get(generationId);
+}
+
 /** Forgets a finished generation's secrets; an empty scrubber is not kept either. */
 export function releaseScrubber(generationId: string, finished: boolean): void {
   const scrubber = byGeneration.get(generationId);

@@ -97,9 +97,15 @@ describe('secret answers', () => {
     expect(everything).toContain('[FILTERED]');
   });
 
-  it.each<string | number>(['confirm', 'c_pin', 'pick_shipping', 2, 'stop'])(
+  it.each<[string | number, unknown[]]>([
+    ['confirm', ['[FILTERED] option 1', { value: 2, label: 'c_pin or [FILTERED]' }]],
+    ['c_pin', ['confirm', { value: 2, label: '[FILTERED] or confirm' }]],
+    ['pick_shipping', ['confirm', { value: 2, label: 'c_pin or confirm' }]],
+    [2, ['confirm', { value: '[FILTERED] option 2', label: 'c_pin or confirm' }]],
+    ['stop', ['confirm', { value: 2, label: 'c_pin or confirm' }]],
+  ])(
     'a secret equal to a kind, a call id, an option, a counter or a finish reason (%s) leaves the next pause readable and answerable',
-    async (secret) => {
+    async (secret, shownOptions) => {
       // A person may type anything as a PIN, including words the framework uses itself.
       const pinTool = tool({
         name: 'verify_pin',
@@ -107,16 +113,20 @@ describe('secret answers', () => {
         input: z.object({}),
         run: (_, ctx) => (ctx.answer === undefined ? InputRequest.secret('PIN?') : 'verified'),
       });
+      const picked: unknown[] = [];
       const shipping = tool({
         name: 'pick_shipping',
         description: 'Pick shipping',
         input: z.object({ note: z.string() }),
-        run: (_, ctx) =>
-          ctx.answer === undefined
-            ? InputRequest.choice('Ship how? (not confirm)', {
-                options: ['confirm', { value: 2, label: 'c_pin or confirm' }],
-              })
-            : { shipped: ctx.answer },
+        run: (_, ctx) => {
+          if (ctx.answer === undefined) {
+            return InputRequest.choice('Ship how? (not confirm)', {
+              options: ['confirm', { value: 2, label: 'c_pin or confirm' }],
+            });
+          }
+          picked.push(ctx.answer);
+          return { shipped: ctx.answer };
+        },
       });
       const { agent, runtime } = scriptedAgent(
         () => ({ message: 'Ship it', tools: [pinTool, shipping] }),
@@ -135,8 +145,8 @@ describe('secret answers', () => {
       expect(request?.kind).toBe('choice');
       expect(request?.toolCallId).toBe('c_ship');
       expect(request?.toolName).toBe('pick_shipping');
-      // Option values define valid answers and stay; a label is the tool's text and is scrubbed.
-      expect(request?.options).toEqual(['confirm', { value: 2, label: expect.not.stringContaining(String(secret)) }]);
+      // An option value equal to the secret shows as a placeholder; labels are scrubbed like any text.
+      expect(request?.options).toEqual(shownOptions);
       expect(request?.prompt).not.toContain(String(secret));
       // Scrubbed in place: the stored request keeps the key order `toJSON()` writes.
       expect(Object.keys(again.checkpoint?.input_requests[0] ?? {})).toEqual(Object.keys(request?.toJSON() ?? {}));
@@ -145,14 +155,77 @@ describe('secret answers', () => {
         (event) => event.event === 'input_requested',
       );
       expect(requested.at(-1)?.data).toMatchObject({ input_requests: [{ kind: 'choice', tool_call_id: 'c_ship' }] });
+      // The person picks the first option as shown; the tool gets the value it offered.
       const done = await agent
         .handle({})
-        .resumeNow({ checkpoint: throughJson(again.checkpoint), answers: { c_ship: 'confirm' } });
+        .resumeNow({ checkpoint: throughJson(again.checkpoint), answers: { c_ship: shownOptions[0] } });
       expect(done.status).toBe('completed');
+      expect(picked).toEqual(['confirm']);
       const completed = (await runtime.bus.events(again.generationId)).find((event) => event.event === 'completed');
       expect(completed?.data).toMatchObject({ text: 'done', finish_reason: 'stop' });
     },
   );
+
+  it('a one-character secret leaves the order id, the amount and the dates the model reads intact', async () => {
+    const verifyPin = tool({
+      name: 'verify_pin',
+      description: 'Check the PIN, then read the order',
+      input: z.object({ order_id: z.number() }),
+      run: ({ order_id }, ctx) =>
+        ctx.answer === undefined
+          ? InputRequest.secret('PIN?')
+          : { order_id, amount: 10.5, ordered: '2025-01-05', shipped_at: '2025-01-07T10:15:00Z', pin: ctx.answer },
+    });
+    const { agent, provider, runtime } = scriptedAgent(
+      () => ({ message: 'Where is order 1042?', tools: [verifyPin] }),
+      [{ toolCalls: [{ id: 'c_pin', name: 'verify_pin', arguments: { order_id: 1042 } }] }, { text: 'It shipped.' }],
+    );
+    const asked = await agent.handle({}).generateNow();
+    await agent.handle({}).resumeNow({ checkpoint: throughJson(asked.checkpoint), answers: { c_pin: '1' } });
+    const toolResult = provider.requests[1]?.messages.at(-1) as { content: Array<{ content: string }> };
+    expect(JSON.parse(toolResult.content[0]?.content ?? '')).toEqual({
+      order_id: 1042,
+      amount: 10.5,
+      ordered: '2025-01-05',
+      shipped_at: '2025-01-07T10:15:00Z',
+      pin: '[FILTERED]',
+    });
+    const completed = (await runtime.bus.events(asked.generationId)).find((event) => event.event === 'tool_completed');
+    expect(completed?.data).toMatchObject({ result: { order_id: 1042, ordered: '2025-01-05', pin: '[FILTERED]' } });
+  });
+
+  it('an object secret: its keys reach neither the model nor the events, the keys its schema declares do', async () => {
+    const keyCanary = 'device-7f3a9c-key';
+    const valueCanary = 'token-7f3a9c-value';
+    const saveKeys = tool({
+      name: 'save_keys',
+      description: 'Store API keys by device',
+      input: z.object({}),
+      run: (_, ctx) =>
+        ctx.answer === undefined
+          ? InputRequest.secret('Keys by device?', {
+              schema: z.object({ owner: z.string(), keys: z.record(z.string(), z.string()) }),
+            })
+          : { saved: ctx.answer, devices: Object.keys((ctx.answer as { keys: object }).keys) },
+    });
+    const { agent, provider, runtime } = scriptedAgent(
+      () => ({ message: 'Store my keys', tools: [saveKeys] }),
+      [{ toolCalls: [{ id: 'c_keys', name: 'save_keys', arguments: {} }] }, { text: 'Stored.' }],
+    );
+    const asked = await agent.handle({}).generateNow();
+    await agent.handle({}).resumeNow({
+      checkpoint: throughJson(asked.checkpoint),
+      answers: { c_keys: { owner: 'ada-lovelace', keys: { [keyCanary]: valueCanary } } },
+    });
+    const events = await runtime.bus.events(asked.generationId);
+    const everything = JSON.stringify([provider.requests, events]);
+    expect(everything).not.toContain(keyCanary);
+    expect(everything).not.toContain(valueCanary);
+    const completed = events.find((event) => event.event === 'tool_completed');
+    expect(completed?.data).toMatchObject({
+      result: { saved: { owner: '[FILTERED]', keys: { '[FILTERED]': '[FILTERED]' } }, devices: ['[FILTERED]'] },
+    });
+  });
 
   it('compares numbers in written form', () => {
     const scrubber = new Scrubber();

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { defineAgent } from '../agent/define-agent.js';
 import type { Bus, Job } from '../bus/bus.js';
+import type { GenerationResponse } from '../generation/generation-response.js';
 import { InputRequest } from '../input-request/input-request.js';
 import { createRuntime } from '../runtime/create-runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import { scriptedProvider } from '../testing/scripted-provider.js';
 import type { ToolContext } from '../tool/tool.js';
 import { tool } from '../tool/tool.js';
+import { signJob } from '../trust/sign-job.js';
+import { resumeJobOf } from './harness.js';
 
 /** A promise a test settles by hand: where a tool body stalls, as a SIGSTOPped worker would. */
 export function gate() {
@@ -103,19 +107,28 @@ export function stallingRefundAgent(options: { bus?: Bus; idempotent?: boolean }
   };
 }
 
-/** A resume job for a paused refund, as `resumeLater` would queue it. */
-export function resumeJob(generationId: string, checkpoint: unknown, answers: Record<string, unknown>): Job {
-  return {
+/** A resume job for a paused refund, signed as `resumeLater` would queue it. */
+export function resumeJob(runtime: Runtime, paused: GenerationResponse, answers: Record<string, unknown>): Job {
+  return signJob(resumeJobOf(paused, `job-${paused.generationId}`, { ticketId: 42 }, answers), runtime.keys);
+}
+
+/** A fresh generate job, signed as `generateLater` would queue it. */
+export function generateJob(
+  runtime: Runtime,
+  generationId: string,
+  agent = 'support',
+  params: unknown = { ticketId: 42 },
+): Job {
+  const job: Job = {
     version: 1,
     id: `job-${generationId}`,
-    kind: 'resume',
-    agent: 'support',
+    kind: 'generate',
+    agent,
     action: 'handle',
-    params: { ticketId: 42 },
+    params,
     generation_id: generationId,
-    checkpoint: checkpoint as Job['checkpoint'],
-    answers,
   };
+  return signJob(job, runtime.keys);
 }
 
 /** A delivery of a job, the way a queue hands it out. */

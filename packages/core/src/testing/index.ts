@@ -8,3 +8,4 @@ export {
   type ScriptedResponder,
   scriptedProvider,
 } from './scripted-provider.js';
+export { secretFormsIn, secretInEveryForm } from './secret-in-every-form.js';

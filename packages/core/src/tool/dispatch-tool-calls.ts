@@ -30,8 +30,11 @@ export interface DispatchOptions {
   mcpCalls?: ReadonlySet<string>;
   /** Calls approved earlier: they are not gated again. */
   approvedCalls: ReadonlySet<string>;
-  /** Calls whose waiting request was a secret: their answers join the scrubber before the tool runs. */
-  secretCalls: ReadonlySet<string>;
+  /**
+   * Calls whose waiting request was a secret, with that request: their answers join the scrubber
+   * before the tool runs (keys its schema declares are the tool's words, not the secret).
+   */
+  secretCalls: ReadonlyMap<string, InputRequestJSON>;
   /** The questions this turn waited on (the checkpoint's); outcome-unknown ones are recognised here. */
   waiting?: readonly InputRequestJSON[];
   scrubber: Scrubber;
@@ -121,8 +124,9 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
         continue;
       }
       runAnswer = wasAwaitingApproval ? undefined : answer;
-      secret = options.secretCalls.has(call.id);
-      if (secret && runAnswer !== undefined) options.scrubber.add(runAnswer);
+      const secretRequest = options.secretCalls.get(call.id);
+      secret = secretRequest !== undefined;
+      if (secretRequest !== undefined && runAnswer !== undefined) options.scrubber.add(runAnswer, secretRequest.schema);
     } else {
       runAnswer = rerun.answer;
     }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import type { ModelRequest, ModelStreamPart } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -140,6 +141,31 @@ describe('anthropic adapter on the wire', () => {
     expect(response.messages).toEqual([{ role: 'assistant', content: fixture.content }]);
   });
 
+  it.each([
+    ['mcp-tool-use-stream', 'mcp_tool_use', { input: { order_id: 42 } }],
+    ['compaction-stream', 'compaction', { content: expect.stringContaining('## Summary of the conversation') }],
+  ])(
+    'stores a streamed %s block the SDK does not assemble as it streamed, and sends it back so',
+    async (name, type, expected) => {
+      const raw = readFileSync(
+        new URL(`../corpus/__fixtures__/recorded/anthropic/${name}/response.sse`, import.meta.url),
+        'utf8',
+      );
+      server.enqueue('/v1/messages', { raw, contentType: 'text/event-stream' }, { json: fixtures.json('refund-done') });
+      const streamed = await adapter.call(request(), { stream: true });
+      const content = (streamed.messages[0] as { content: Record<string, unknown>[] }).content;
+      expect(content.find((block) => block.type === type)).toMatchObject(expected);
+      const history = [
+        ...adapter.userMessages('Refund order 42'),
+        ...streamed.messages,
+        { role: 'user', content: 'thanks' },
+      ];
+      await adapter.call(request({ messages: history }), { stream: false });
+      const sent = server.requests[1]?.body as { messages: { content: unknown }[] };
+      expect(sent.messages[1]?.content).toEqual(content);
+    },
+  );
+
   it('passes server tools through as written, after the client tools', async () => {
     const withSearch = createAnthropicOnWire(server.url, {
       serverTools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }],
@@ -186,6 +212,21 @@ describe('anthropic adapter on the wire', () => {
       },
     );
     expect(server.requests[0]?.body).not.toHaveProperty('container');
+  });
+
+  it('judges container expiry by the clock it is given, so a recorded container replays the same way any day', async () => {
+    const container = { id: 'container_recorded', expires_at: '2026-02-10T16:30:00Z' };
+    const history = [
+      ...adapter.userMessages('Count refunds'),
+      { role: 'assistant', content: [{ type: 'text', text: 'ran it' }], container },
+      { role: 'user', content: 'again' },
+    ];
+    const at = (iso: string) => createAnthropicOnWire(server.url, { now: () => new Date(iso) });
+    server.enqueue('/v1/messages', { json: fixtures.json('refund-done') }, { json: fixtures.json('refund-done') });
+    await at('2026-02-10T16:00:00Z').call(request({ messages: history }), { stream: false });
+    await at('2026-02-10T17:00:00Z').call(request({ messages: history }), { stream: false });
+    expect(server.requests[0]?.body).toMatchObject({ container: 'container_recorded' });
+    expect(server.requests[1]?.body).not.toHaveProperty('container');
   });
 
   it('with cache: true marks the last block of a stored assistant message on the wire, not in the history', async () => {

@@ -38,6 +38,12 @@ export interface AnthropicOptions extends AnthropicClientOptions {
   thinking?: ThinkingConfigParam;
   /** Tools the API runs itself (`web_search`, `web_fetch`, `code_execution`), sent as written. */
   serverTools?: AnthropicServerTool[];
+  /**
+   * The clock a code-execution container's `expires_at` is judged by when the next request is
+   * built. Default: the system clock. Replays and tests pin it, so a recorded container is reused
+   * (or dropped) the same way on every run, whatever the day.
+   */
+  now?: () => Date;
 }
 
 /** How many `pause_turn` continuations in a row the loop follows before it stops (DESIGN §10). */
@@ -67,6 +73,7 @@ export class AnthropicAdapter implements ProviderAdapter {
       cache: options.cache ?? false,
       thinking: options.thinking,
       serverTools: options.serverTools ?? [],
+      now: options.now ?? (() => new Date()),
     };
   }
 

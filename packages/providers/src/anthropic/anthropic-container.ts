@@ -9,7 +9,7 @@ import { isRecord } from './convert-to-anthropic-messages.js';
  *
  * @see https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/code-execution-tool#reuse-containers
  */
-export function latestContainerId(messages: readonly ProviderMessage[], now: Date = new Date()): string | undefined {
+export function latestContainerId(messages: readonly ProviderMessage[], now: Date): string | undefined {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
     if (!isRecord(message) || !isRecord(message.container)) continue;

@@ -31,7 +31,7 @@ describe.each([false, true])('pause_turn continuations (stream: %s)', (stream) =
 
   it('continues a paused turn: the paused content goes back unchanged as the last message, nothing added', async () => {
     server.enqueue('/v1/messages', reply('web-search-pause-turn'), reply('web-search-end-turn'));
-    const response = await generate(desk().agent);
+    const { response, parts } = await runToStop(desk().agent.handle({ ticketId: 9 }), { stream });
 
     expect(server.requests).toHaveLength(2);
     expect(sentMessages(1)).toEqual([
@@ -40,11 +40,17 @@ describe.each([false, true])('pause_turn continuations (stream: %s)', (stream) =
     ]);
     expect(response.awaitingInput).toBe(false);
     expect(response.rawFinishReason).toBe('end_turn');
-    expect(response.text).toBe('ParcelCo reports delays of two days this week.');
+    // The turn's text is every continuation's, as the stream delivered it, not only the last one's.
+    expect(response.text).toBe(
+      "Let me search for the carrier's delay notice.ParcelCo reports delays of two days this week.",
+    );
+    if (stream)
+      expect(parts.flatMap((part) => (part.type === 'text-delta' ? [part.text] : [])).join('')).toBe(response.text);
+    expect(response.continuationsExceeded).toBe(false);
     expect(body(0).tools.at(-1)).toEqual(webSearch);
   });
 
-  it('follows at most 10 continuations: 11 pause_turn answers in a row are 11 requests and a clean end', async () => {
+  it('follows at most 10 continuations: 11 pause_turn answers in a row are 11 requests and an end that says the turn is unfinished', async () => {
     server.enqueue('/v1/messages', ...pauses(11));
     server.fallback('/v1/messages', {
       json: { type: 'error', error: { type: 'api_error', message: 'one too many' } },
@@ -55,6 +61,8 @@ describe.each([false, true])('pause_turn continuations (stream: %s)', (stream) =
     expect(server.requests).toHaveLength(11);
     expect(server.pending()).toEqual({});
     expect(response.awaitingInput).toBe(false);
+    expect(response.continuationsExceeded).toBe(true);
+    expect(response.text).toBe("Let me search for the carrier's delay notice.".repeat(11));
     expect(response.finishReason).toBe('pause');
     expect(response.rawFinishReason).toBe('pause_turn');
     expect(sentMessages(10)).toHaveLength(11);

@@ -12,24 +12,26 @@ export interface AnthropicRequestSettings {
   cache: boolean;
   thinking: ThinkingConfigParam | undefined;
   serverTools: readonly AnthropicServerTool[];
+  /** The time a container's expiry is judged by (`AnthropicOptions.now`). */
+  now: () => Date;
 }
 
 /**
  * One Messages request from core's `ModelRequest`. The instructions go in `system` on every
  * call (never into the stored messages), the stored messages go out as stored (a `pause_turn`
  * continuation ends with the paused assistant content, unchanged), the container of the last
- * code-execution turn is reused, and with `cache` the last block gets a breakpoint on a copy.
+ * code-execution turn is reused unless the settings' clock says it has expired, and with `cache`
+ * the last block gets a breakpoint on a copy. The clock is read once per request.
  *
  * @see https://docs.anthropic.com/en/api/messages
  */
 export function buildAnthropicRequest(
   request: ModelRequest,
   settings: AnthropicRequestSettings,
-  now: Date = new Date(),
 ): MessageCreateParamsNonStreaming {
   const wireMessages = toWireMessages(request.messages);
   const { tools, toolChoice } = prepareAnthropicTools(request.tools, settings.serverTools, request.toolChoice);
-  const container = latestContainerId(request.messages, now);
+  const container = latestContainerId(request.messages, settings.now());
   return {
     model: settings.model,
     max_tokens: settings.maxTokens,

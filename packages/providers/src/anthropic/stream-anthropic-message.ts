@@ -3,10 +3,13 @@ import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messag
 import type { ModelStreamPart } from '@interlude/core';
 import type { AnthropicMessagesClient } from './anthropic-client.js';
 import { AnthropicStreamTruncatedError } from './anthropic-error.js';
+import { createStreamBlockAssembler } from './assemble-anthropic-stream-blocks.js';
 
 /**
  * Streams one Messages call over SSE through the SDK's `MessageStream`, which assembles text,
- * tool input JSON, thinking and signatures exactly as the non-streamed answer would have them.
+ * tool input JSON, thinking and signatures exactly as the non-streamed answer would have them;
+ * blocks it does not assemble (`mcp_tool_use` input, `compaction` content) are completed from the
+ * same events (`createStreamBlockAssembler`).
  * Text deltas are reported as they arrive; a client tool call is reported once, when its block
  * is complete (its input is whole JSON only then). Resolves with the assembled message. A stream
  * that stops before `message_stop` (dropped connection, body ended early) rejects with
@@ -20,6 +23,8 @@ export async function streamAnthropicMessage(
   options: { onPart?: (part: ModelStreamPart) => void; signal?: AbortSignal },
 ): Promise<unknown> {
   const stream = client.messages.stream(params, options.signal ? { signal: options.signal } : undefined);
+  const blocks = createStreamBlockAssembler();
+  stream.on('streamEvent', (event) => blocks.onEvent(event));
   const onPart = options.onPart;
   if (onPart !== undefined) {
     stream.on('text', (text) => onPart({ type: 'text-delta', text }));
@@ -43,5 +48,6 @@ export async function streamAnthropicMessage(
     throw error;
   }
   // The stream's snapshot carries lazy getters and buffers; store plain JSON only.
-  return JSON.parse(JSON.stringify(message));
+  const plain = JSON.parse(JSON.stringify(message)) as { content: Record<string, unknown>[] };
+  return { ...plain, content: blocks.complete(plain.content) };
 }

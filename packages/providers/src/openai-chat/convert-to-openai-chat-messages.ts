@@ -5,6 +5,7 @@ import type {
   ChatCompletionToolMessageParam,
   ChatCompletionUserMessageParam,
 } from 'openai/resources/chat/completions';
+import type { ReplayedFields } from './openai-chat-reasoning-fields.js';
 
 /** Which role carries the instructions. `developer` for OpenAI; some compatible servers only know `system`. */
 export type OpenAIChatInstructionsRole = 'developer' | 'system';
@@ -34,23 +35,35 @@ export function convertToolResults(results: readonly ToolResultMessage[]): ChatC
   return results.map((result) => ({ role: 'tool', tool_call_id: result.toolCallId, content: result.output }));
 }
 
+/** One call of an assistant turn as it is stored: the call, its arguments as the model wrote them, its replayed fields. */
+export interface StoredChatToolCall {
+  call: ToolCall;
+  rawArguments: string;
+  /** A call's own fields the server needs back (Gemini's `extra_content`). */
+  fields: ReplayedFields;
+}
+
 /**
- * The assistant turn as we store it and send it back: only the fields the API accepts on input,
- * so a response's extras (`refusal`, `annotations`, vendor fields) never break the next request.
+ * The assistant turn as we store it and send it back: the fields the API accepts on input, plus
+ * the reasoning fields the server itself sent (`REPLAYED_MESSAGE_FIELDS`), which compatible
+ * servers need on the next request. Other extras of a response (`refusal`, `annotations`, vendor
+ * fields) are left out, so they never break the next request.
  */
 export function createAssistantMessage(
   text: string,
-  toolCalls: readonly ToolCall[],
-  rawArguments: readonly string[],
+  calls: readonly StoredChatToolCall[],
+  fields: ReplayedFields,
 ): ChatCompletionAssistantMessageParam {
-  if (toolCalls.length === 0) return { role: 'assistant', content: text };
+  if (calls.length === 0) return { role: 'assistant', content: text, ...fields };
   return {
     role: 'assistant',
     content: text === '' ? null : text,
-    tool_calls: toolCalls.map((call, index) => ({
+    ...fields,
+    tool_calls: calls.map(({ call, rawArguments, fields: callFields }) => ({
       id: call.id,
       type: 'function',
-      function: { name: call.name, arguments: rawArguments[index] ?? JSON.stringify(call.arguments) },
+      function: { name: call.name, arguments: rawArguments },
+      ...callFields,
     })),
   };
 }

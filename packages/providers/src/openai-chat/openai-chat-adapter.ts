@@ -72,7 +72,7 @@ export class OpenAIChatAdapter implements ProviderAdapter {
       } catch (error) {
         throw mapOpenAIError(error, OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL);
       }
-      return parseOpenAIChatResponse(completion);
+      return parseOpenAIChatResponse(completion, request.messages.length);
     }
     let chunks: AsyncIterable<unknown>;
     try {
@@ -80,7 +80,7 @@ export class OpenAIChatAdapter implements ProviderAdapter {
     } catch (error) {
       throw mapOpenAIError(error, OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL);
     }
-    return readOpenAIChatStream(chunks, options.onPart, options.signal);
+    return readOpenAIChatStream(chunks, options.onPart, options.signal, request.messages.length);
   }
 }
 

@@ -12,7 +12,17 @@ export const openaiChatToolCallSchema = z.looseObject({
   id: z.string(),
   type: z.literal('function').optional(),
   function: z.looseObject({ name: z.string(), arguments: z.string() }),
+  /** Gemini's compatible endpoint: `{ google: { thought_signature } }`, needed back on the call. */
+  extra_content: z.record(z.string(), z.unknown()).nullish(),
 });
+
+/** The reasoning fields compatible servers put beside `content` (see `REPLAYED_MESSAGE_FIELDS`). */
+const reasoningFields = {
+  reasoning_content: z.string().nullish(),
+  reasoning: z.string().nullish(),
+  reasoning_details: z.array(z.looseObject({})).nullish(),
+  extra_content: z.record(z.string(), z.unknown()).nullish(),
+};
 
 export const openaiChatUsageSchema = z.looseObject({
   prompt_tokens: z.number().optional(),
@@ -29,6 +39,7 @@ export const openaiChatResponseSchema = z.looseObject({
         finish_reason: z.string().nullish(),
         message: z.looseObject({
           content: z.string().nullish(),
+          ...reasoningFields,
           tool_calls: z.array(openaiChatToolCallSchema).nullish(),
         }),
       }),
@@ -49,12 +60,14 @@ export const openaiChatChunkSchema = z.looseObject({
         delta: z
           .looseObject({
             content: z.string().nullish(),
+            ...reasoningFields,
             tool_calls: z
               .array(
                 z.looseObject({
                   index: z.number().optional(),
                   id: z.string().nullish(),
                   function: z.looseObject({ name: z.string().nullish(), arguments: z.string().nullish() }).nullish(),
+                  extra_content: z.record(z.string(), z.unknown()).nullish(),
                 }),
               )
               .nullish(),

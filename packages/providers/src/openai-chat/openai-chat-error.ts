@@ -35,10 +35,14 @@ export function mapOpenAIError(error: unknown, provider: string, label: string):
     });
   }
   if (error instanceof APIError) {
-    const type = error.type ?? error.code ?? undefined;
-    const status = error.status;
+    const reported = readErrorCode(error.code, error.type);
+    const status = error.status ?? reported.status;
+    const type = reported.type;
     const isRetryable = status !== undefined ? isRetryableStatus(status) : retryableErrorTypes.test(type ?? '');
-    const where = status !== undefined ? ` with status ${status}` : ' mid-stream';
+    const where =
+      error.status !== undefined
+        ? ` with status ${error.status}`
+        : ` mid-stream${status !== undefined ? ` (status ${status} in the stream)` : ''}`;
     return new ProviderError({
       message: `${label} request failed${where}${type === undefined ? '' : ` (${type})`}: ${error.message}`,
       provider,
@@ -58,6 +62,20 @@ export function mapOpenAIError(error: unknown, provider: string, label: string):
     isRetryable: true,
     cause: error,
   });
+}
+
+/**
+ * An error body's `code` and `type` as `ProviderError` fields. OpenAI's codes and types are
+ * strings; a numeric code is an HTTP status an upstream reported inside a 200 stream (OpenRouter
+ * sends `{"error": {"code": 400, "message": "Token limit reached"}}`), so it is the status, never
+ * the type, and it decides whether trying again can help.
+ *
+ * @see https://openrouter.ai/docs/api-reference/errors#error-during-streaming
+ */
+export function readErrorCode(code: unknown, type: unknown): { type: string | undefined; status: number | undefined } {
+  const status = typeof code === 'number' && Number.isInteger(code) && code >= 400 && code <= 599 ? code : undefined;
+  if (typeof type === 'string' && type !== '') return { type, status };
+  return { type: typeof code === 'string' && code !== '' ? code : undefined, status };
 }
 
 /** The stream closed before the API said the answer was complete: a cut connection, never a valid answer. */

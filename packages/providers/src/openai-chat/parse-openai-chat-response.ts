@@ -1,17 +1,21 @@
-import type { ModelResponse, ToolCall, Usage } from '@interlude/core';
-import { createAssistantMessage } from './convert-to-openai-chat-messages.js';
+import type { ModelResponse, Usage } from '@interlude/core';
+import { createToolCallIds } from '../shared/tool-call-ids.js';
+import { createAssistantMessage, type StoredChatToolCall } from './convert-to-openai-chat-messages.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { type OpenAIChatUsage, openaiChatResponseSchema } from './openai-chat-api.js';
 import { invalidResponseError, OPENAI_CHAT_LABEL, OPENAI_CHAT_PROVIDER } from './openai-chat-error.js';
+import { pickReplayedFields } from './openai-chat-reasoning-fields.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
 
 /**
  * Reads a non-streamed chat completion into core's `ModelResponse`: the assistant message to
- * store (first choice), its tool calls in order, text, finish reason and usage.
+ * store (first choice, with the reasoning fields a compatible server needs back), its tool calls
+ * in order, text, finish reason and usage. A call with no id, or one another call of the turn
+ * already has, gets an id of its own (`createToolCallIds`, `turn` = messages before the answer).
  *
  * @see https://platform.openai.com/docs/api-reference/chat/object
  */
-export function parseOpenAIChatResponse(body: unknown): ModelResponse {
+export function parseOpenAIChatResponse(body: unknown, turn: number): ModelResponse {
   const parsed = openaiChatResponseSchema.safeParse(body);
   if (!parsed.success) {
     throw invalidResponseError(OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL, parsed.error.message, parsed.error);
@@ -19,27 +23,22 @@ export function parseOpenAIChatResponse(body: unknown): ModelResponse {
   const response = parsed.data;
   const choice = response.choices[0]!;
   const text = choice.message.content ?? '';
-  const rawCalls = choice.message.tool_calls ?? [];
-  const toolCalls: ToolCall[] = rawCalls.map((call) => ({
-    id: call.id,
-    name: call.function.name,
-    arguments: parseToolArguments(call.function.arguments),
+  const ids = createToolCallIds(turn);
+  const calls: StoredChatToolCall[] = (choice.message.tool_calls ?? []).map((call) => ({
+    call: { id: ids.next(call.id), name: call.function.name, arguments: parseToolArguments(call.function.arguments) },
+    rawArguments: call.function.arguments,
+    fields: pickReplayedFields(call, ['extra_content']),
   }));
+  const toolCalls = calls.map(({ call }) => call);
   return {
-    messages: [
-      createAssistantMessage(
-        text,
-        toolCalls,
-        rawCalls.map((call) => call.function.arguments),
-      ),
-    ],
+    messages: [createAssistantMessage(text, calls, pickReplayedFields(choice.message))],
     toolCalls,
     text,
     finishReason: mapOpenAIChatFinishReason(choice.finish_reason, toolCalls.length > 0),
     ...(choice.finish_reason ? { rawFinishReason: choice.finish_reason } : {}),
     ...(response.usage ? { usage: mapOpenAIChatUsage(response.usage) } : {}),
-    ...(response.id !== undefined ? { responseId: response.id } : {}),
-    ...(response.model !== undefined ? { responseModel: response.model } : {}),
+    ...(response.id ? { responseId: response.id } : {}),
+    ...(response.model ? { responseModel: response.model } : {}),
   };
 }
 

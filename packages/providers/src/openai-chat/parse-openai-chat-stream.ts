@@ -1,5 +1,6 @@
-import type { ModelResponse, ModelStreamPart, ToolCall } from '@interlude/core';
-import { createAssistantMessage } from './convert-to-openai-chat-messages.js';
+import type { ModelResponse, ModelStreamPart } from '@interlude/core';
+import { createToolCallIds } from '../shared/tool-call-ids.js';
+import { createAssistantMessage, type StoredChatToolCall } from './convert-to-openai-chat-messages.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { type OpenAIChatUsage, openaiChatChunkSchema } from './openai-chat-api.js';
 import {
@@ -10,6 +11,7 @@ import {
   OPENAI_CHAT_PROVIDER,
   streamEndedEarlyError,
 } from './openai-chat-error.js';
+import { createReplayedFieldsCollector, mergeObjects } from './openai-chat-reasoning-fields.js';
 import { mapOpenAIChatUsage } from './parse-openai-chat-response.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
 
@@ -17,14 +19,19 @@ interface PartialToolCall {
   id: string;
   name: string;
   arguments: string;
+  /** Gemini's `extra_content` (its thought signature), merged from the call's pieces. */
+  extraContent: Record<string, unknown> | undefined;
 }
 
 /**
  * Reads a streamed chat completion (the SDK's raw chunk iterator) into the same `ModelResponse`
  * a non-streamed call gives. Text deltas are reported as they arrive; tool calls arrive in pieces
- * keyed by `index` and are reported once the choice finishes, complete and in order. A stream that
- * ends without a `finish_reason` was cut and fails with a `ProviderError` instead of passing as
- * an answer.
+ * keyed by `index` and are reported once the choice finishes, complete and in order. The reasoning
+ * fields a compatible server streams (`reasoning_content`, `reasoning`, `reasoning_details`,
+ * `extra_content`, on the message or on a call) are gathered and stored as a non-streamed answer
+ * would have them; calls get the ids a non-streamed answer would give them (`createToolCallIds`).
+ * A stream that ends without a `finish_reason` was cut and fails with a
+ * `ProviderError` instead of passing as an answer.
  *
  * @see https://platform.openai.com/docs/api-reference/chat-streaming/streaming
  */
@@ -32,6 +39,7 @@ export async function readOpenAIChatStream(
   chunks: AsyncIterable<unknown>,
   onPart: ((part: ModelStreamPart) => void) | undefined,
   signal: AbortSignal | undefined,
+  turn: number,
 ): Promise<ModelResponse> {
   let text = '';
   let finishReason: string | undefined;
@@ -39,6 +47,7 @@ export async function readOpenAIChatStream(
   let responseId: string | undefined;
   let responseModel: string | undefined;
   const partials: PartialToolCall[] = [];
+  const replayed = createReplayedFieldsCollector();
 
   try {
     for await (const raw of chunks) {
@@ -47,11 +56,13 @@ export async function readOpenAIChatStream(
         throw invalidResponseError(OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL, `bad chunk: ${parsed.error.message}`);
       }
       const chunk = parsed.data;
-      responseId ??= chunk.id;
-      responseModel ??= chunk.model;
+      // The first chunk that names them: Azure's model router opens with `"id": ""` and `"model": ""`.
+      if (!responseId && chunk.id) responseId = chunk.id;
+      if (!responseModel && chunk.model) responseModel = chunk.model;
       if (chunk.usage) usage = chunk.usage;
       const choice = chunk.choices?.find((candidate) => (candidate.index ?? 0) === 0);
       if (choice === undefined) continue;
+      if (choice.delta) replayed.add(choice.delta);
       const content = choice.delta?.content;
       if (content) {
         text += content;
@@ -59,11 +70,12 @@ export async function readOpenAIChatStream(
       }
       for (const piece of choice.delta?.tool_calls ?? []) {
         const index = toolCallIndex(partials, piece.index, piece.id);
-        const partial = partials[index] ?? { id: '', name: '', arguments: '' };
+        const partial = partials[index] ?? { id: '', name: '', arguments: '', extraContent: undefined };
         partials[index] = partial;
         if (piece.id) partial.id = piece.id;
         if (piece.function?.name) partial.name += piece.function.name;
         if (piece.function?.arguments) partial.arguments += piece.function.arguments;
+        if (piece.extra_content) partial.extraContent = mergeObjects(partial.extraContent, piece.extra_content);
       }
       if (choice.finish_reason) finishReason = choice.finish_reason;
     }
@@ -74,21 +86,18 @@ export async function readOpenAIChatStream(
   if (signal?.aborted) throw abortedError(OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL, signal.reason);
   if (finishReason === undefined) throw streamEndedEarlyError(OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL, 'finish_reason');
 
-  const completed = partials.filter((partial) => partial !== undefined);
-  const toolCalls: ToolCall[] = completed.map((partial) => ({
-    id: partial.id,
-    name: partial.name,
-    arguments: parseToolArguments(partial.arguments),
-  }));
+  const ids = createToolCallIds(turn);
+  const calls: StoredChatToolCall[] = partials
+    .filter((partial) => partial !== undefined)
+    .map((partial) => ({
+      call: { id: ids.next(partial.id), name: partial.name, arguments: parseToolArguments(partial.arguments) },
+      rawArguments: partial.arguments,
+      fields: partial.extraContent !== undefined ? { extra_content: partial.extraContent } : {},
+    }));
+  const toolCalls = calls.map(({ call }) => call);
   for (const toolCall of toolCalls) onPart?.({ type: 'tool-call', toolCall });
   return {
-    messages: [
-      createAssistantMessage(
-        text,
-        toolCalls,
-        completed.map((partial) => partial.arguments),
-      ),
-    ],
+    messages: [createAssistantMessage(text, calls, replayed.fields())],
     toolCalls,
     text,
     finishReason: mapOpenAIChatFinishReason(finishReason, toolCalls.length > 0),

@@ -70,7 +70,7 @@ export class OpenAIResponsesAdapter implements ProviderAdapter {
       } catch (error) {
         throw mapOpenAIResponsesError(error);
       }
-      return parseOpenAIResponsesResponse(response);
+      return parseOpenAIResponsesResponse(response, request.messages.length);
     }
     let events: AsyncIterable<unknown>;
     try {
@@ -78,7 +78,7 @@ export class OpenAIResponsesAdapter implements ProviderAdapter {
     } catch (error) {
       throw mapOpenAIResponsesError(error);
     }
-    return readOpenAIResponsesStream(events, options.onPart, options.signal);
+    return readOpenAIResponsesStream(events, options.onPart, options.signal, request.messages.length);
   }
 }
 

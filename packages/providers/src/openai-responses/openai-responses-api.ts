@@ -9,7 +9,8 @@ import { z } from 'zod';
  */
 export const openaiResponsesFunctionCallSchema = z.looseObject({
   type: z.literal('function_call'),
-  call_id: z.string(),
+  // Compatible servers have sent it empty or not at all; the adapter makes one up then.
+  call_id: z.string().nullish(),
   name: z.string(),
   arguments: z.string(),
 });
@@ -26,7 +27,10 @@ export const openaiResponsesUsageSchema = z.looseObject({
   input_tokens_details: z.looseObject({ cached_tokens: z.number().nullish() }).nullish(),
 });
 
-export const openaiResponsesErrorSchema = z.looseObject({ code: z.string().nullish(), message: z.string().nullish() });
+export const openaiResponsesErrorSchema = z.looseObject({
+  code: z.union([z.string(), z.number()]).nullish(),
+  message: z.string().nullish(),
+});
 
 export const openaiResponsesResponseSchema = z.looseObject({
   id: z.string().optional(),
@@ -51,7 +55,7 @@ export const openaiResponsesStreamEventSchemas = {
   'response.completed': z.looseObject({ response: z.looseObject({ output: z.array(z.unknown()).optional() }) }),
   'response.incomplete': z.looseObject({ response: z.looseObject({ output: z.array(z.unknown()).optional() }) }),
   'response.failed': z.looseObject({ response: z.looseObject({ error: openaiResponsesErrorSchema.nullish() }) }),
-  error: z.looseObject({ code: z.string().nullish(), message: z.string().nullish() }),
+  error: openaiResponsesErrorSchema,
 } as const;
 
 export type OpenAIResponsesStreamEventType = keyof typeof openaiResponsesStreamEventSchemas;

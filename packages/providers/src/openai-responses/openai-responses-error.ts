@@ -1,5 +1,5 @@
 import { ProviderError } from '@interlude/core';
-import { mapOpenAIError } from '../openai-chat/openai-chat-error.js';
+import { isRetryableStatus, mapOpenAIError, readErrorCode } from '../openai-chat/openai-chat-error.js';
 
 export {
   abortedError,
@@ -19,19 +19,21 @@ export function mapOpenAIResponsesError(error: unknown): ProviderError {
 
 /**
  * A response that came back `failed`, or an `error` event in the stream: the HTTP call succeeded,
- * so there is no status, but the error code says whether trying again can help.
+ * but the error code says whether trying again can help (a numeric one is an upstream status).
  *
  * @see https://platform.openai.com/docs/api-reference/responses-streaming/error
  */
 export function responseFailedError(
-  code: string | null | undefined,
+  code: string | number | null | undefined,
   message: string | null | undefined,
 ): ProviderError {
-  const type = code ?? undefined;
+  const { type, status } = readErrorCode(code, undefined);
+  const named = type ?? (status !== undefined ? `status ${status}` : undefined);
   return new ProviderError({
-    message: `${OPENAI_RESPONSES_LABEL} response failed${type === undefined ? '' : ` (${type})`}: ${message ?? 'no message'}`,
+    message: `${OPENAI_RESPONSES_LABEL} response failed${named === undefined ? '' : ` (${named})`}: ${message ?? 'no message'}`,
     provider: OPENAI_RESPONSES_PROVIDER,
+    status,
     type,
-    isRetryable: retryableCodes.test(type ?? ''),
+    isRetryable: status !== undefined ? isRetryableStatus(status) : retryableCodes.test(type ?? ''),
   });
 }

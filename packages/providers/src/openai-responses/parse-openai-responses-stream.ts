@@ -1,5 +1,6 @@
 import type { ModelResponse, ModelStreamPart } from '@interlude/core';
 import type { z } from 'zod';
+import { createToolCallIds } from '../shared/tool-call-ids.js';
 import {
   type OpenAIResponsesItem,
   type OpenAIResponsesStreamEventType,
@@ -15,7 +16,7 @@ import {
   streamEndedEarlyError,
 } from './openai-responses-error.js';
 import { parseOpenAIResponsesResponse } from './parse-openai-responses-response.js';
-import { readOpenAIResponsesToolCalls } from './read-openai-responses-items.js';
+import { readOpenAIResponsesToolCalls, withUsableCallIds } from './read-openai-responses-items.js';
 
 /**
  * Reads a streamed response (the SDK's raw event iterator) into the same `ModelResponse` a
@@ -30,8 +31,11 @@ export async function readOpenAIResponsesStream(
   events: AsyncIterable<unknown>,
   onPart: ((part: ModelStreamPart) => void) | undefined,
   signal: AbortSignal | undefined,
+  turn: number,
 ): Promise<ModelResponse> {
   const doneItems: OpenAIResponsesItem[] = [];
+  // Calls are named as they complete, the way the whole answer will name them at the end.
+  const ids = createToolCallIds(turn);
   let final: { output?: unknown[] } | undefined;
   try {
     for await (const raw of events) {
@@ -42,7 +46,8 @@ export async function readOpenAIResponsesStream(
       } else if (type === 'response.output_item.done') {
         const { output_index, item } = read(type, raw);
         doneItems[output_index] = item;
-        for (const toolCall of readOpenAIResponsesToolCalls([item])) onPart?.({ type: 'tool-call', toolCall });
+        const named = withUsableCallIds([item], ids);
+        for (const toolCall of readOpenAIResponsesToolCalls(named)) onPart?.({ type: 'tool-call', toolCall });
       } else if (type === 'response.completed' || type === 'response.incomplete') {
         final = read(type, raw).response;
       } else if (type === 'response.failed') {
@@ -63,7 +68,7 @@ export async function readOpenAIResponsesStream(
   }
   // The terminal event carries the whole output; fall back on the items seen when a server leaves it out.
   const output = final.output !== undefined && final.output.length > 0 ? final.output : doneItems.filter(Boolean);
-  return parseOpenAIResponsesResponse({ ...final, output });
+  return parseOpenAIResponsesResponse({ ...final, output }, turn);
 }
 
 /** Checks one event of a type the adapter acts on; a malformed one is a clear, non-retryable error. */

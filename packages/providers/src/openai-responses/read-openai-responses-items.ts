@@ -1,5 +1,6 @@
 import type { ProviderMessage, ToolCall } from '@interlude/core';
 import { parseToolArguments } from '../openai-chat/parse-tool-arguments.js';
+import type { createToolCallIds } from '../shared/tool-call-ids.js';
 import { openaiResponsesFunctionCallSchema, openaiResponsesMessageItemSchema } from './openai-responses-api.js';
 
 /**
@@ -15,12 +16,29 @@ export function readOpenAIResponsesToolCalls(items: readonly ProviderMessage[]):
     const parsed = openaiResponsesFunctionCallSchema.safeParse(item);
     if (!parsed.success) continue;
     calls.push({
-      id: parsed.data.call_id,
+      id: parsed.data.call_id ?? '',
       name: parsed.data.name,
       arguments: parseToolArguments(parsed.data.arguments),
     });
   }
   return calls;
+}
+
+/**
+ * A turn's items with a usable `call_id` on every function call: the server's, or one made up
+ * (`createToolCallIds`) where it sent none or repeated one. Changed items are copies; everything
+ * else goes back exactly as it came.
+ */
+export function withUsableCallIds(
+  items: readonly ProviderMessage[],
+  ids: ReturnType<typeof createToolCallIds>,
+): ProviderMessage[] {
+  return items.map((item) => {
+    const call = openaiResponsesFunctionCallSchema.safeParse(item);
+    if (!call.success) return item;
+    const id = ids.next(call.data.call_id);
+    return id === call.data.call_id ? item : { ...(item as Record<string, unknown>), call_id: id };
+  });
 }
 
 /** The assistant text of a turn: every `output_text` part of its message items, in order. */

@@ -1,4 +1,5 @@
 import type { EventData } from '../../bus/events.js';
+import { assertDistinctToolCallIds } from '../../provider/check-tool-call-ids.js';
 import type { ModelResponse, ToolCall } from '../../provider/provider-adapter.js';
 import { scrubError } from '../../secrets/scrubbed-error.js';
 import { executeOutsideLoop } from '../execute-outside-loop.js';
@@ -50,6 +51,7 @@ export async function callModel(scope: RunScope, context: GenerationContext): Pr
         ...(options.stream && { onPart: (part) => options.stream?.push(part) }),
       });
     const response = await (span ? span.runInContext(call) : call());
+    assertDistinctToolCallIds(response.toolCalls, adapter.provider);
     scope.usage.inputTokens += response.usage?.inputTokens ?? 0;
     scope.usage.outputTokens += response.usage?.outputTokens ?? 0;
     span?.end({

@@ -25,11 +25,14 @@ export function publishTransition(
   const runtime = options.agent.runtime;
   let before: (() => Promise<void>) | undefined;
   let claimSlot: number | undefined;
+  let expiresAt: string | undefined;
   switch (name) {
     case 'input_requested': {
       claimSlot = pauseSlot(lease);
-      const checkpoint = checkpointFromContext(context, claimSlot, traceparent, runtime.checkpointKey);
+      const checkpoint = checkpointFromContext(context, claimSlot, traceparent, scope.seal);
       scope.pausedCheckpoint = checkpoint;
+      // The event carries the expiry too, so the checkpoint rebuilt from the log is this one.
+      expiresAt = checkpoint.expires_at;
       before = async () => {
         await writeStep(lease, 'paused', { checkpoint });
         await runtime.bus.checkpoints.save(scope.generationId, { checkpoint, params: options.params });
@@ -47,6 +50,6 @@ export function publishTransition(
       before = () => endFailedRun(lease, { error: scope.failure, permanent: isPermanentFailure(scope.failure) });
       break;
   }
-  const data = eventData(name, context, { traceparent, ...(answers && { answers }), claimSlot });
+  const data = eventData(name, context, { traceparent, expiresAt, claimSlot, ...(answers && { answers }) });
   scope.publisher.emit(name, data, before);
 }

@@ -36,10 +36,10 @@ export async function runTools(
       approvalCalls: new Set(context.approvalToolCalls),
       mcpCalls: new Set(context.mcpToolCalls),
       approvedCalls: new Set(context.approvedToolCalls),
-      secretCalls: new Set(
+      secretCalls: new Map(
         context.inputRequests
           .filter((request) => request.kind === 'secret')
-          .map((request) => request.tool_call_id as string),
+          .map((request) => [request.tool_call_id as string, request]),
       ),
       scrubber: scope.scrubber,
       generationId: scope.generationId,

@@ -1,0 +1,52 @@
+import { type CheckpointKeys, type GenerationEvent, TrustError } from '@interlude/core';
+import { headers as createHeaders, type MsgHdrs } from '@nats-io/transport-node';
+import { MSG_ID_HEADER } from './jetstream-requests.js';
+
+/** The header an event's signature travels in: `<key_id>.<hex>`, HMAC-SHA256 of the exact payload bytes. */
+export const SIGNATURE_HEADER = 'Interlude-Signature';
+
+/**
+ * The headers of one stored event: its message id and, when the bus has keys, its signature.
+ * The payload stays the plain event JSON (any subscriber reads subjects, event types and data as
+ * before); the signature lets Interlude's readers drop what a key holder did not publish.
+ *
+ * With keys, the message id is the event id followed by a keyed digest of it: JetStream keeps the
+ * first message of an id, so an id anyone could write first would let a forger suppress the real
+ * event; this one only a key holder can write, and it is the same for every retry and replay.
+ */
+export function eventHeaders(event: GenerationEvent, data: Uint8Array, keys: CheckpointKeys | undefined): MsgHdrs {
+  const headers = createHeaders();
+  if (keys === undefined) {
+    headers.set(MSG_ID_HEADER, event.id);
+    return headers;
+  }
+  headers.set(MSG_ID_HEADER, `${event.id}:${keys.sign('message-id', event.id).slice(0, 16)}`);
+  headers.set(SIGNATURE_HEADER, keys.signTagged('event', data));
+  return headers;
+}
+
+/**
+ * Whether an event read off the bus may be trusted: always when the bus has no keys (signing is
+ * off, or no runtime handed it any); otherwise its signature must match its bytes under a key
+ * held. Returns the reason to drop it, or undefined to keep it.
+ */
+export function eventRefusal(
+  data: Uint8Array,
+  headers: MsgHdrs | undefined,
+  keys: CheckpointKeys | undefined,
+  subject: string,
+): TrustError | undefined {
+  if (keys === undefined) return undefined;
+  const signature = headers?.get(SIGNATURE_HEADER) ?? '';
+  if (signature === '') {
+    return new TrustError('unsigned_event', `Dropped an unsigned event on ${subject}: only signed events are trusted`);
+  }
+  const verdict = keys.verifyTagged('event', data, signature);
+  if (verdict === 'valid') return undefined;
+  return new TrustError(
+    'forged_event',
+    verdict === 'unknown_key'
+      ? `Dropped an event on ${subject} signed with a key this runtime does not hold`
+      : `Dropped an event on ${subject} whose signature does not match: forged or altered`,
+  );
+}

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import type { JetStreamManager } from '@nats-io/jetstream';
+import { headers as createHeaders } from '@nats-io/transport-node';
+import { EXPECTED_LAST_SUBJECT_SEQUENCE_HEADER, type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
+import { decodeJson, encodeJson } from './json-codec.js';
+import { type RetryOptions, retryTransient } from './retry.js';
+import { CHECKPOINT_BUCKET } from './subjects.js';
+
+/** The checkpoint bucket's key that names the deployment (not a generation id: those start `gen_`). */
+export const DEPLOYMENT_KEY = 'interlude-deployment';
+
+/**
+ * The deployment's id: made once, by whichever process gets there first, and read by every other
+ * process on the same NATS. It is the default audience of checkpoints, so two deployments that
+ * share a key still refuse each other's checkpoints. Reads go to the stream leader (a message get,
+ * not a direct get a follower may answer); the first write is decided by the log: every creator
+ * publishes with the same message id and an expected last sequence of 0, so exactly one id is
+ * stored, and each reads that one back.
+ */
+export async function readDeploymentId(
+  resources: { manager: JetStreamManager; requests: JetStreamRequests },
+  retry: RetryOptions,
+): Promise<string> {
+  const { manager, requests } = resources;
+  const stream = `KV_${CHECKPOINT_BUCKET}`;
+  const subject = `$KV.${CHECKPOINT_BUCKET}.${DEPLOYMENT_KEY}`;
+  const read = async () => {
+    const stored = await retryTransient(() => manager.streams.getMessage(stream, { last_by_subj: subject }), retry);
+    if (stored === null) return undefined;
+    const value = decodeJson<{ deployment_id?: unknown }>(stored.data).deployment_id;
+    return typeof value === 'string' && value.length > 0 ? value : undefined;
+  };
+  const existing = await read();
+  if (existing !== undefined) return existing;
+  const headers = createHeaders();
+  headers.set(MSG_ID_HEADER, DEPLOYMENT_KEY);
+  headers.set(EXPECTED_LAST_SUBJECT_SEQUENCE_HEADER, '0');
+  const candidate = encodeJson({ deployment_id: `dep_${randomUUID().replaceAll('-', '')}` });
+  try {
+    await retryTransient(() => requests.publish(subject, candidate, headers), retry);
+  } catch (error) {
+    // Another process stored its id first: read that one.
+    if ((error as { code?: unknown }).code !== 10071) throw error;
+  }
+  const stored = await read();
+  if (stored === undefined) throw new Error(`The deployment id under ${subject} could not be read back`);
+  return stored;
+}

@@ -1,0 +1,37 @@
+import { InterludeError } from './interlude-error.js';
+
+const marker = Symbol.for('interlude.error.trust');
+
+/** Every reason Interlude refuses something it cannot trust. Stable: callers switch on these. */
+export type TrustErrorCode =
+  /** A runtime whose bus crosses processes was started without a checkpoint key. */
+  | 'missing_checkpoint_key'
+  /** A job carries no signature. */
+  | 'unsigned_job'
+  /** A job's signature does not match, or names a key this runtime does not hold. */
+  | 'forged_job'
+  /** A resume job without the checkpoint it resumes (the stored one is not trusted in its place). */
+  | 'job_without_checkpoint'
+  /** An event carries no signature. */
+  | 'unsigned_event'
+  /** An event's signature does not match, or names a key this runtime does not hold. */
+  | 'forged_event';
+
+/**
+ * Something signed (a job, an event) failed its check, or a runtime was set up so that nothing
+ * could be checked. Whatever it refuses is refused before anything runs: no tool, no model call,
+ * no write.
+ */
+export class TrustError extends InterludeError {
+  readonly [marker] = true;
+  declare readonly code: TrustErrorCode;
+
+  constructor(code: TrustErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+    this.name = 'TrustError';
+  }
+
+  static override isInstance(error: unknown): error is TrustError {
+    return typeof error === 'object' && error !== null && marker in error;
+  }
+}

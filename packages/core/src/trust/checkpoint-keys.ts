@@ -1,0 +1,127 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * What a signature is for. Each kind is signed under its own label, so a signature made for one
+ * kind of message (an event) can never pass for another (a job or a checkpoint).
+ */
+export type SignaturePurpose = 'checkpoint' | 'job' | 'event' | 'message-id';
+
+/**
+ * The keys a runtime signs and verifies with: it signs with the first and accepts any, so a key
+ * can be rotated in (add the new one first, keep the old one while what it signed is still
+ * around) and then out. Each key is named by a `key_id`, the first 8 hex digits of its SHA-256
+ * (`printf %s "$KEY" | sha256sum | cut -c1-8`), written beside every signature so the verifier
+ * knows which key to check; the id says nothing usable about the key itself.
+ */
+export interface CheckpointKeys {
+  /** The id of the key that signs (the first one given). */
+  readonly signingKeyId: string;
+  /** Every key id this runtime accepts, the signing one first. */
+  readonly keyIds: readonly string[];
+  /** HMAC-SHA256 of `data` for `purpose` under the signing key, as 64 hex digits. */
+  sign(purpose: SignaturePurpose, data: string | Uint8Array): string;
+  /** Whether `signature` (hex) is the HMAC of `data` for `purpose` under key `keyId`; false for a key it does not hold. */
+  verify(purpose: SignaturePurpose, data: string | Uint8Array, keyId: string, signature: string): boolean;
+  /** `<key_id>.<hex>`: a signature that names its key, for a header or a field of its own. */
+  signTagged(purpose: SignaturePurpose, data: string | Uint8Array): string;
+  /** Checks a `<key_id>.<hex>` signature: `valid`, `unknown_key` (signed with a key not held) or `invalid`. */
+  verifyTagged(purpose: SignaturePurpose, data: string | Uint8Array, tagged: string): TaggedVerdict;
+  /**
+   * Whether `signature` is the HMAC-SHA256 of `data` under any key, with no purpose label: how
+   * version 1 checkpoints were signed, before keys had ids.
+   */
+  verifyUnlabelled(data: string, signature: string): boolean;
+  /** The version 1 signature of `data` (no purpose label) under the signing key. */
+  signUnlabelled(data: string): string;
+}
+
+export type TaggedVerdict = 'valid' | 'unknown_key' | 'invalid';
+
+/** The smallest key accepted: shorter secrets are too easy to guess from a signature. */
+export const MIN_KEY_LENGTH = 16;
+
+/** A key's id: the first 8 hex digits of its SHA-256. */
+export function keyIdOf(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 8);
+}
+
+/**
+ * Keys from one key or several (sign with the first, verify with any). Throws a `TypeError` for
+ * an empty list, a key shorter than 16 characters or two keys with the same id.
+ */
+export function createCheckpointKeys(value: string | readonly string[]): CheckpointKeys {
+  const secrets = typeof value === 'string' ? [value] : [...value];
+  if (secrets.length === 0) throw new TypeError('checkpointKey needs at least one key');
+  const byId = new Map<string, Buffer>();
+  for (const secret of secrets) {
+    if (typeof secret !== 'string' || secret.length < MIN_KEY_LENGTH) {
+      throw new TypeError(`Every checkpoint key must be a string of at least ${MIN_KEY_LENGTH} characters`);
+    }
+    const id = keyIdOf(secret);
+    if (byId.has(id)) throw new TypeError(`Two checkpoint keys have the same id ${id} (the same key given twice?)`);
+    byId.set(id, Buffer.from(secret, 'utf8'));
+  }
+  const keyIds = [...byId.keys()];
+  const signingKeyId = keyIds[0] as string;
+  const signingKey = byId.get(signingKeyId) as Buffer;
+  const mac = (key: Buffer, purpose: SignaturePurpose, data: string | Uint8Array) =>
+    createHmac('sha256', key).update(LABELS[purpose]).update(data).digest();
+
+  const keys: CheckpointKeys = {
+    signingKeyId,
+    keyIds,
+    sign: (purpose, data) => mac(signingKey, purpose, data).toString('hex'),
+    verify(purpose, data, keyId, signature) {
+      const key = byId.get(keyId);
+      return key !== undefined && sameHex(signature, mac(key, purpose, data));
+    },
+    signTagged: (purpose, data) => `${signingKeyId}.${keys.sign(purpose, data)}`,
+    verifyTagged(purpose, data, tagged) {
+      const dot = tagged.indexOf('.');
+      const keyId = dot < 0 ? '' : tagged.slice(0, dot);
+      if (!byId.has(keyId)) return dot < 0 ? 'invalid' : 'unknown_key';
+      return keys.verify(purpose, data, keyId, tagged.slice(dot + 1)) ? 'valid' : 'invalid';
+    },
+    signUnlabelled: (data) => createHmac('sha256', signingKey).update(data).digest('hex'),
+    verifyUnlabelled(data, signature) {
+      for (const key of byId.values()) {
+        if (sameHex(signature, createHmac('sha256', key).update(data).digest())) return true;
+      }
+      return false;
+    },
+  };
+  return keys;
+}
+
+const LABELS: Record<SignaturePurpose, string> = {
+  checkpoint: 'interlude/checkpoint/v2\n',
+  job: 'interlude/job/v1\n',
+  event: 'interlude/event/v1\n',
+  'message-id': 'interlude/message-id/v1\n',
+};
+
+/** Compares a written hex signature with the expected bytes in constant time. */
+function sameHex(written: unknown, expected: Buffer): boolean {
+  // Buffer.from(…, 'hex') stops at the first non-hex character, so check the written form first.
+  if (typeof written !== 'string' || written.length !== expected.length * 2 || !/^[0-9a-f]+$/.test(written)) {
+    return false;
+  }
+  return timingSafeEqual(Buffer.from(written, 'hex'), expected);
+}
+
+/** Keys from `INTERLUDE_CHECKPOINT_KEY`: one key, or several separated by commas or whitespace. */
+export function keysFromEnvironment(value: string | undefined): string[] | undefined {
+  const keys = (value ?? '').split(/[\s,]+/).filter((key) => key.length > 0);
+  return keys.length === 0 ? undefined : keys;
+}
+
+let processKey: CheckpointKeys | undefined;
+
+/**
+ * A random key made once per process: what a runtime without a configured key signs with when
+ * its bus never leaves the process. What it signs cannot be resumed by another process.
+ */
+export function processCheckpointKeys(): CheckpointKeys {
+  processKey ??= createCheckpointKeys(randomBytes(32).toString('hex'));
+  return processKey;
+}

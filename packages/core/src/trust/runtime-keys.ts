@@ -1,0 +1,51 @@
+import { TrustError } from '../errors/trust-error.js';
+import {
+  type CheckpointKeys,
+  createCheckpointKeys,
+  keysFromEnvironment,
+  processCheckpointKeys,
+} from './checkpoint-keys.js';
+
+/** The environment variable a runtime reads its keys from when none is given. */
+export const CHECKPOINT_KEY_VARIABLE = 'INTERLUDE_CHECKPOINT_KEY';
+
+let warnedUnsigned = false;
+
+/**
+ * The keys a runtime signs with, from (in this order) its `checkpointKey` option,
+ * `INTERLUDE_CHECKPOINT_KEY`, or, when its bus never leaves the process, a random key made once
+ * per process. A runtime whose bus is shared across processes has no safe default: it refuses to
+ * start (`missing_checkpoint_key`) unless signing is turned off with `checkpointKey: false`, which
+ * it then says on stderr, once per process. Returns undefined when signing is off.
+ */
+export function runtimeKeys(
+  option: string | readonly string[] | false | undefined,
+  sharedBus: boolean,
+  environment: NodeJS.ProcessEnv = process.env,
+): CheckpointKeys | undefined {
+  if (option === false) {
+    if (!warnedUnsigned) {
+      warnedUnsigned = true;
+      console.warn(
+        '[interlude] checkpoint signing is off (checkpointKey: false): checkpoints, jobs and events are neither signed nor checked, so anyone who can write to the bus or hand in a checkpoint decides what runs',
+      );
+    }
+    return undefined;
+  }
+  if (option !== undefined) return createCheckpointKeys(option);
+  const fromEnvironment = keysFromEnvironment(environment[CHECKPOINT_KEY_VARIABLE]);
+  if (fromEnvironment !== undefined) {
+    try {
+      return createCheckpointKeys(fromEnvironment);
+    } catch (error) {
+      throw new TypeError(`${CHECKPOINT_KEY_VARIABLE}: ${(error as Error).message}`);
+    }
+  }
+  if (sharedBus) {
+    throw new TrustError(
+      'missing_checkpoint_key',
+      `This runtime's bus is shared across processes, so its checkpoints, jobs and events must be signed: set ${CHECKPOINT_KEY_VARIABLE} (or pass checkpointKey) to the same secret in every process, or pass checkpointKey: false to run unsigned`,
+    );
+  }
+  return processCheckpointKeys();
+}

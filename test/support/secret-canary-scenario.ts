@@ -1,0 +1,173 @@
+import { inspect } from 'node:util';
+import { createWorker, type NatsBusOptions, natsBus, type Worker } from '@interlude/bus';
+import { postgresContextStore } from '@interlude/bus/postgres';
+import { uniqueId } from '@interlude/bus/testing';
+import { createRuntime, type GenerationResponse, hasContext } from '@interlude/core';
+import { anthropic } from '@interlude/providers/anthropic';
+import { createWireServer } from '@interlude/providers/testing';
+import { openTelemetry } from '@interlude/telemetry';
+import { createInMemoryTracing } from '@interlude/telemetry/testing';
+import { connect } from '@nats-io/transport-node';
+import type pg from 'pg';
+import { expect } from 'vitest';
+import { startScript } from './bus-child-process.js';
+import { rawLastStored, rawStoredEvents } from './bus-raw-log.js';
+import { spanText } from './reliability-canary.js';
+import { defineVaultAgent, textTurn, toolTurn, VAULT_MODEL, type VaultWitness } from './secret-canary-agent.js';
+
+/**
+ * Where the scenario runs: the test's NATS, a scratch PostgreSQL schema, and options for
+ * `natsBus` — the place for a payload codec, whose test runs the same scenario and expects the
+ * raw sinks (stored events, checkpoint bucket, stored jobs, every NATS message) to show no result,
+ * answer or message text at all.
+ */
+export interface SecretCanaryOptions {
+  natsUrl: string;
+  pool: pg.Pool;
+  schema: string;
+  busOptions?: Partial<NatsBusOptions>;
+}
+
+/** What a run of the scenario left behind: every sink's bytes as text, by name, and what the tools saw. */
+export interface SecretCanaryRun {
+  sinks: Record<string, string>;
+  witness: VaultWitness;
+  /** What a process that never saw the secret got when it answered the scrubbed option. */
+  elsewhere: string;
+}
+
+/**
+ * Runs the vault agent through every path a secret can take, on real parts: the official
+ * Anthropic SDK against the wire server, natsBus on the test's nats-server, OpenTelemetry with
+ * `captureContent: true`, the PostgreSQL context store, a worker resuming from a job. Generation
+ * A asks for the secret (answered in-process), fails a tool with it, asks a follow-up built from
+ * it (a process without the secret is refused, this one answers), asks to confirm (answered
+ * through a job) and completes. Generation B, in the same conversation, asks again and its next
+ * model call fails with an error that quotes the secret back. Returns every sink as text.
+ */
+export async function runSecretCanaryScenario(
+  secret: { token: string; key: string },
+  options: SecretCanaryOptions,
+): Promise<SecretCanaryRun> {
+  const sinks: Record<string, string[]> = {};
+  const record = (sink: string, text: string | undefined) => {
+    const texts = sinks[sink] ?? [];
+    texts.push(text ?? '');
+    sinks[sink] = texts;
+  };
+  const tap = await connect({ servers: options.natsUrl });
+  tap.subscribe('>', {
+    callback: (_error, message) => record('every NATS message', `${message.subject} ${message.string()}`),
+  });
+  await tap.flush();
+  const server = await createWireServer();
+  const tracing = createInMemoryTracing();
+  const runtime = createRuntime({
+    bus: natsBus({ servers: options.natsUrl, ...options.busOptions }),
+    telemetry: openTelemetry({ tracerProvider: tracing.tracerProvider, captureContent: true }),
+  });
+  const store = postgresContextStore({ pool: options.pool }, { schema: options.schema });
+  const witness: VaultWitness = {};
+  const agent = defineVaultAgent({
+    runtime,
+    provider: anthropic({ model: VAULT_MODEL, baseURL: server.url, apiKey: 'test', maxRetries: 0 }),
+    context: hasContext(store, { contextual: () => 'vault:device-7' }),
+    witness,
+  });
+  const queue = uniqueId('queue');
+  let worker: Worker | undefined;
+  const answer = { token: secret.token, [secret.key]: 'laptop' };
+  const storedCheckpoint = async (response: GenerationResponse) => {
+    record('responses', JSON.stringify(response));
+    const subject = `$KV.interlude_checkpoints.${response.generationId}`;
+    record('checkpoint bucket', await rawLastStored(options.natsUrl, 'KV_interlude_checkpoints', subject));
+  };
+  try {
+    server.enqueue(
+      '/v1/messages',
+      toolTurn({ id: 'c_enroll', name: 'enroll_device', input: { device: 7 } }),
+      toolTurn({ id: 'c_verify', name: 'verify_device' }, { id: 'c_account', name: 'choose_account' }),
+      toolTurn({ id: 'c_confirm', name: 'confirm_deploy' }),
+      textTurn('Device 7 is enrolled and deployed.'),
+      toolTurn({ id: 'c_enroll', name: 'enroll_device', input: { device: 7 } }),
+      // An upstream that quotes a prompt back in its error: the secret reaches the error only
+      // because this test puts it there, which is what a leaky proxy would do.
+      () => ({
+        status: 400,
+        json: { type: 'error', error: { type: 'invalid_request_error', message: leakyRefusal(secret) } },
+      }),
+    );
+    const asked = await agent.enroll({ device: 7 }).generateNow();
+    await storedCheckpoint(asked);
+    const followUp = await runtime.answer(asked.generationId, { c_enroll: answer });
+    await storedCheckpoint(followUp);
+    const picked = followUp.inputRequests[0]?.optionValues()[0];
+    const elsewhere = startScript('secret-option-resume-process.ts', {
+      NATS_URL: options.natsUrl,
+      GENERATION_ID: asked.generationId,
+      ANSWERS: JSON.stringify({ c_account: picked }),
+    });
+    const elsewhereLine = await elsewhere.waitForLine(/^(refused|resumed|failed)/, 30_000);
+    await elsewhere.stop();
+    const confirm = await runtime.answer(asked.generationId, { c_account: picked });
+    await storedCheckpoint(confirm);
+    await runtime.answerLater(asked.generationId, { c_confirm: true }, { queue });
+    // Read before any worker consumes the queue: a work queue drops a job once it is acknowledged.
+    record('stored jobs', await rawLastStored(options.natsUrl, 'INTERLUDE_JOBS', `interlude.jobs.${queue}`));
+    worker = createWorker({ runtime, agents: [agent], queue });
+    await worker.ready;
+    await expect
+      .poll(async () => (await runtime.bus.events(asked.generationId)).map((event) => event.event), { timeout: 30_000 })
+      .toContain('completed');
+
+    const again = await agent.enroll({ device: 7 }).generateNow();
+    await storedCheckpoint(again);
+    const failure = await runtime.answer(again.generationId, { c_enroll: answer }).then(
+      () => new Error('expected the model call to fail'),
+      (error: unknown) => error,
+    );
+    record('errors and causes', errorText(failure));
+
+    for (const generationId of [asked.generationId, again.generationId]) {
+      record('stored events', (await rawStoredEvents(options.natsUrl, generationId)).join('\n'));
+    }
+    record('model requests', JSON.stringify(server.requests.map((request) => request.body)));
+    record('spans', tracing.finishedSpans().map(spanText).join('\n'));
+    for (const table of ['contexts', 'messages', 'generations']) {
+      const { rows } = await options.pool.query(`SELECT * FROM "${options.schema}".${table}`);
+      record('conversation rows', JSON.stringify(rows));
+    }
+    await tap.flush();
+    return {
+      sinks: Object.fromEntries(Object.entries(sinks).map(([name, texts]) => [name, texts.join('\n')])),
+      witness,
+      elsewhere: elsewhereLine,
+    };
+  } finally {
+    await worker?.stop();
+    await runtime.close();
+    await store.close();
+    await tap.close();
+    await server.close();
+  }
+}
+
+/** The refusal a leaky upstream sends: the secret in several forms, as a proxy might log it. */
+function leakyRefusal(secret: { token: string; key: string }): string {
+  const base64 = Buffer.from(secret.token).toString('base64');
+  return `prompt rejected: token ${secret.token}, header Basic ${base64}, key ${encodeURIComponent(secret.key)}`;
+}
+
+/** Everything an error shows: message, stack, how it prints, its fields, and the same of each cause. */
+function errorText(error: unknown, depth = 0): string {
+  if (!(error instanceof Error) || depth > 5) return inspect(error, { depth: 8 });
+  const fields = JSON.stringify(Object.fromEntries(Object.entries(error)));
+  return [
+    error.message,
+    error.stack,
+    String(error),
+    fields,
+    inspect(error, { depth: 8 }),
+    errorText(error.cause, depth + 1),
+  ].join('\n');
+}
