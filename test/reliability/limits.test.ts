@@ -99,7 +99,7 @@ describe('limits fail once, loudly, on a real nats-server', () => {
     });
   });
 
-  it('a job nested 100,000 deep: refused at once with invalid_checkpoint, dead-lettered as it came, never delivered again', async () => {
+  it('a job nested 100,000 deep: refused at once with invalid_checkpoint, dead-lettered as the bytes it came as, never delivered again', async () => {
     const queue = uniqueId('limits');
     await startWorker(queue);
     const generationId = uniqueId('gen');
@@ -123,7 +123,8 @@ describe('limits fail once, loudly, on a real nats-server', () => {
     expect(letter?.attempt).toBe(1);
     expect(Buffer.from(letter?.raw ?? '', 'base64').toString()).toBe(raw);
     expect(await jobsOn(queue)).toBe(0);
-    const failed = (await runtime.bus.events(generationId)).filter((event) => event.event === 'failed');
-    expect(failed.map((event) => event.data)).toMatchObject([{ error: { code: 'invalid_checkpoint' } }]);
+    // Too deep to check its signature: nothing is announced for it in the generation (a forger
+    // could have written it), it is only kept among the dead letters.
+    expect(await runtime.bus.events(generationId)).toEqual([]);
   });
 });
