@@ -1,18 +1,16 @@
 import { CLAIMS_STREAM, JOBS_STREAM, natsBus } from '@interlude/bus';
-import { uniqueId } from '@interlude/bus/testing';
 import { createRuntime, defineAgent, InputRequest, ResumeError, type Runtime, tool } from '@interlude/core';
 import { scriptedProvider } from '@interlude/core/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
-import { expectContiguousLog } from '../support/expect-contiguous-log.js';
 import { type NatsCluster, startNatsCluster } from '../support/nats-cluster.js';
 import { defineReliabilityAgent } from '../support/reliability-agent.js';
+import { expectEachSideEffectOnce, expectWholeLogs } from '../support/reliability-checks.js';
 import { recordFigure } from '../support/reliability-figures.js';
-import { countByCall, createLedger, type Ledger } from '../support/reliability-ledger.js';
-import { startOperator } from '../support/reliability-operator.js';
-import { superviseWorkers } from '../support/reliability-supervisor.js';
+import { startFleet } from '../support/reliability-fleet.js';
+import { createLedger, type Ledger } from '../support/reliability-ledger.js';
 import { waitUntil } from '../support/reliability-wait.js';
 
 const PAIRS = 300;
@@ -21,7 +19,7 @@ const GENERATIONS = 60;
 let cluster: NatsCluster;
 let ledger: Ledger & { drop(): Promise<void> };
 const runtimes: Runtime[] = [];
-let supervisor: ReturnType<typeof superviseWorkers> | undefined;
+let fleetStop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   cluster = await startNatsCluster({ size: 3 });
@@ -29,7 +27,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterEach(async () => {
-  await supervisor?.stop();
+  await fleetStop?.();
 });
 
 afterAll(async () => {
@@ -95,8 +93,13 @@ describe('a 3-node nats-server cluster on loopback, streams and bucket at 3 repl
       );
     const pair = async () => {
       const paused = await left.handle().generateNow();
+      // A random head start of 0–3 ms per side, so neither node's client is always first.
       const resume = (agent: typeof left) =>
-        outcome(agent.handle().resumeNow({ checkpoint: paused.checkpoint, answers: { call_refund: true } }));
+        outcome(
+          new Promise((resolve) => setTimeout(resolve, Math.random() * 3)).then(() =>
+            agent.handle().resumeNow({ checkpoint: paused.checkpoint, answers: { call_refund: true } }),
+          ),
+        );
       return { generationId: paused.generationId, results: await Promise.all([resume(left), resume(right)]) };
     };
     const pairs: Awaited<ReturnType<typeof pair>>[] = [];
@@ -125,41 +128,22 @@ describe('a 3-node nats-server cluster on loopback, streams and bucket at 3 repl
   it(`${GENERATIONS} generations through 2 worker processes while the leader of the claim stream is SIGKILLed: 0 lost, 0 doubled, 0 stuck`, async () => {
     const runtime = clusterRuntime('cluster-load', cluster.urls);
     defineReliabilityAgent(runtime, { ledger, modelDelayMs: 5 });
-    const queue = uniqueId('cluster');
-    const current = superviseWorkers({
-      script: 'reliability-worker-process.ts',
-      count: 2,
-      maxRestarts: 0,
-      env: {
-        NATS_URL: cluster.urls.join(','),
-        REPLICAS: '3',
-        QUEUE: queue,
-        POSTGRES_URL: inject('postgresUrl'),
-        LEDGER_SCHEMA: ledger.schema,
-        JOB_ACK_WAIT_MS: '3000',
-        WORKER_CONCURRENCY: '4',
-        MODEL_DELAY_MS: '5',
-      },
-    });
-    supervisor = current;
-    await current.ready();
-    const generationIds = Array.from(
-      { length: GENERATIONS },
-      () => `gen_${uniqueId('c').replaceAll(/[^a-zA-Z0-9]/g, '')}`,
-    );
-    const operator = await startOperator({
+    const fleet = await startFleet({
       runtime,
       ledger,
-      queue,
-      ours: new Set(generationIds),
-      mayDecide: (generationId) => current.lines().includes(`job fenced ${generationId}`),
+      natsUrl: cluster.urls,
+      postgresUrl: inject('postgresUrl'),
+      count: 2,
+      ackWaitMs: 3_000,
+      generations: GENERATIONS,
+      env: { REPLICAS: '3', WORKER_CONCURRENCY: '4', MODEL_DELAY_MS: '5' },
     });
+    fleetStop = fleet.stop;
+    const { operator, generationIds, queue } = fleet;
     let killed = '';
     let inFlightAtKill = 0;
     try {
-      for (const [ticketId, generationId] of generationIds.entries()) {
-        await runtime.agents.get('support')?.generation('handle', { ticketId }).generateLater({ queue, generationId });
-      }
+      await fleet.enqueueAll();
       await waitUntil(() => operator.completed.size >= GENERATIONS / 3, 'a third to complete', { timeoutMs: 90_000 });
       const leader = await cluster.leaderOf(CLAIMS_STREAM);
       inFlightAtKill = GENERATIONS - operator.completed.size;
@@ -175,20 +159,13 @@ describe('a 3-node nats-server cluster on loopback, streams and bucket at 3 repl
       });
       await leader.restart();
     } finally {
-      await operator.stop();
+      await fleet.stop();
     }
     expect(inFlightAtKill).toBeGreaterThan(0);
     expect(operator.failures).toEqual([]);
     expect(await runtime.bus.jobs.deadLetters(queue)).toEqual([]);
-    const counts = countByCall(await ledger.rows());
-    for (const generationId of generationIds) {
-      expect(counts.get(`${generationId}/call_lookup`), generationId).toBe(1);
-      expect(counts.get(`${generationId}/call_refund`), generationId).toBe(1);
-    }
-    let events = 0;
-    for (const generationId of generationIds) {
-      events += (await expectContiguousLog(runtime.bus, cluster.urls, generationId)).length;
-    }
+    await expectEachSideEffectOnce(ledger, generationIds);
+    const events = await expectWholeLogs(runtime.bus, cluster.urls, generationIds);
     recordFigure('cluster_leader_kill', {
       generations: GENERATIONS,
       nodes: 3,

@@ -3,20 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JOBS_STREAM, natsBus } from '@interlude/bus';
-import { uniqueId } from '@interlude/bus/testing';
 import { createRuntime, type Runtime } from '@interlude/core';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../support/bus-raw-log.js';
-import { expectContiguousLog } from '../support/expect-contiguous-log.js';
 import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
 import { killNatsServer } from '../support/kill-nats-server.js';
 import { defineReliabilityAgent } from '../support/reliability-agent.js';
+import { expectEachSideEffectOnce, expectWholeLogs } from '../support/reliability-checks.js';
 import { recordFigure } from '../support/reliability-figures.js';
-import { countByCall, createLedger, type Ledger } from '../support/reliability-ledger.js';
-import { startOperator } from '../support/reliability-operator.js';
-import { superviseWorkers } from '../support/reliability-supervisor.js';
+import { startFleet } from '../support/reliability-fleet.js';
+import { createLedger, type Ledger } from '../support/reliability-ledger.js';
 import { waitUntil } from '../support/reliability-wait.js';
 
 const GENERATIONS = 80;
@@ -29,7 +27,7 @@ let port: number;
 let server: StartedNatsServer;
 let ledger: Ledger & { drop(): Promise<void> };
 let runtime: Runtime;
-let supervisor: ReturnType<typeof superviseWorkers> | undefined;
+let fleetStop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   storeDirectory = await mkdtemp(join(tmpdir(), 'interlude-job-restarts-'));
@@ -48,7 +46,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  await supervisor?.stop();
+  await fleetStop?.();
 });
 
 afterAll(async () => {
@@ -70,43 +68,23 @@ async function jobsLeft(): Promise<number> {
 
 describe('the nats-server holding the jobs SIGKILLed and restarted under load (replicas 1)', () => {
   it(`${GENERATIONS} generations through 3 worker processes, two server kills: 0 lost, 0 doubled, 0 job messages left behind`, async () => {
-    const queue = uniqueId('restarts');
-    const current = superviseWorkers({
-      script: 'reliability-worker-process.ts',
-      count: 3,
-      maxRestarts: 0,
-      env: {
-        NATS_URL: server.url,
-        QUEUE: queue,
-        POSTGRES_URL: inject('postgresUrl'),
-        LEDGER_SCHEMA: ledger.schema,
-        JOB_ACK_WAIT_MS: '1500',
-        WORKER_CONCURRENCY: '4',
-        MODEL_DELAY_MS: '5',
-      },
-    });
-    supervisor = current;
-    await current.ready();
-    const generationIds = Array.from(
-      { length: GENERATIONS },
-      () => `gen_${uniqueId('r').replaceAll(/[^a-zA-Z0-9]/g, '')}`,
-    );
-    const ours = new Set(generationIds);
-    // A question about an unknown outcome is decided once the run that left it was fenced out.
-    const operator = await startOperator({
+    const fleet = await startFleet({
       runtime,
       ledger,
-      queue,
-      ours,
-      mayDecide: (generationId) => current.lines().includes(`job fenced ${generationId}`),
+      natsUrl: server.url,
+      postgresUrl: inject('postgresUrl'),
+      count: 3,
+      ackWaitMs: 1_500,
+      generations: GENERATIONS,
+      env: { WORKER_CONCURRENCY: '4', MODEL_DELAY_MS: '5' },
     });
+    fleetStop = fleet.stop;
+    const { operator, generationIds, queue } = fleet;
     const inFlightAtKill: number[] = [];
     const started = performance.now();
     let seconds = 0;
     try {
-      for (const [ticketId, generationId] of generationIds.entries()) {
-        await runtime.agents.get('support')?.generation('handle', { ticketId }).generateLater({ queue, generationId });
-      }
+      await fleet.enqueueAll();
       for (const threshold of KILL_AT) {
         await waitUntil(() => operator.completed.size >= threshold, `${threshold} completed`, { timeoutMs: 90_000 });
         inFlightAtKill.push(GENERATIONS - operator.completed.size);
@@ -122,22 +100,16 @@ describe('the nats-server holding the jobs SIGKILLed and restarted under load (r
       await waitUntil(async () => (await jobsLeft()) === 0, 'the job stream to empty', { timeoutMs: 30_000 });
       seconds = Number(((performance.now() - started) / 1000).toFixed(1));
     } finally {
-      await operator.stop();
+      await fleet.stop();
     }
 
     expect(inFlightAtKill.every((count) => count > 0)).toBe(true);
     expect(operator.failures).toEqual([]);
     expect(await runtime.bus.jobs.deadLetters(queue)).toEqual([]);
     // 0 doubled: each side effect once, across processes and restarts.
-    const counts = countByCall(await ledger.rows());
-    for (const generationId of generationIds) {
-      expect(counts.get(`${generationId}/call_lookup`), generationId).toBe(1);
-      expect(counts.get(`${generationId}/call_refund`), generationId).toBe(1);
-    }
-    let events = 0;
-    for (const generationId of generationIds)
-      events += (await expectContiguousLog(runtime.bus, server.url, generationId)).length;
-    const jobLines = current.lines().filter((line) => line.startsWith('job '));
+    await expectEachSideEffectOnce(ledger, generationIds);
+    const events = await expectWholeLogs(runtime.bus, server.url, generationIds);
+    const jobLines = fleet.supervisor.lines().filter((line) => line.startsWith('job '));
     recordFigure('job_server_restarts', {
       generations: GENERATIONS,
       workers: 3,

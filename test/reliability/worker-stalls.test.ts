@@ -1,12 +1,10 @@
 import { natsBus } from '@interlude/bus';
-import { uniqueId } from '@interlude/bus/testing';
 import { createRuntime, epochOf, type GenerationEvent, idempotencyKeyOf, type Runtime } from '@interlude/core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { defineReliabilityAgent } from '../support/reliability-agent.js';
 import { recordFigure } from '../support/reliability-figures.js';
+import { startFleet } from '../support/reliability-fleet.js';
 import { countByCall, createLedger, type Ledger } from '../support/reliability-ledger.js';
-import { startOperator } from '../support/reliability-operator.js';
-import { superviseWorkers } from '../support/reliability-supervisor.js';
 import { waitUntil } from '../support/reliability-wait.js';
 
 /** Short, so a stall outlasts it quickly; heartbeats (a third of it) keep every healthy job alive. */
@@ -16,7 +14,7 @@ const BATCH = 2;
 
 let ledger: Ledger & { drop(): Promise<void> };
 let runtime: Runtime;
-let supervisor: ReturnType<typeof superviseWorkers> | undefined;
+let fleetStop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   ledger = await createLedger(inject('postgresUrl'));
@@ -25,7 +23,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  await supervisor?.stop();
+  await fleetStop?.();
 });
 
 afterAll(async () => {
@@ -52,47 +50,29 @@ interface TrialEnd {
  * the stalled worker was fenced out (it cannot run the refund after that), by what the ledger shows.
  */
 async function runStallTrials(options: { trials: number; stall: 'stop' | 'cpu'; idempotent?: boolean }) {
-  const queue = uniqueId('stalls');
-  const current = superviseWorkers({
-    script: 'reliability-worker-process.ts',
+  const released = new Set<string>();
+  const fleet = await startFleet({
+    runtime,
+    ledger,
+    natsUrl: inject('natsUrl'),
+    postgresUrl: inject('postgresUrl'),
     count: 3,
-    maxRestarts: 0,
+    ackWaitMs: ACK_WAIT_MS,
+    generations: options.trials,
     env: {
-      NATS_URL: inject('natsUrl'),
-      QUEUE: queue,
-      POSTGRES_URL: inject('postgresUrl'),
-      LEDGER_SCHEMA: ledger.schema,
-      JOB_ACK_WAIT_MS: String(ACK_WAIT_MS),
       STALL_PLAN: JSON.stringify(
         Object.fromEntries(Array.from({ length: options.trials }, (_, t) => [t, options.stall])),
       ),
       CPU_STALL_MS: String(3 * ACK_WAIT_MS),
       REFUND_IDEMPOTENT: options.idempotent === true ? '1' : '0',
     },
-  });
-  supervisor = current;
-  await current.ready();
-
-  const generationIds = Array.from(
-    { length: options.trials },
-    () => `gen_${uniqueId('s').replaceAll(/[^a-zA-Z0-9]/g, '')}`,
-  );
-  const ours = new Set(generationIds);
-  const released = new Set<string>();
-  const fenced = (generationId: string) => current.lines().includes(`job fenced ${generationId}`);
-  const operator = await startOperator({
-    runtime,
-    ledger,
-    queue,
-    ours,
-    mayDecide: fenced,
     holdFirstAnswer: (generationId) => waitUntil(() => released.has(generationId), 'its batch', { timeoutMs: 300_000 }),
   });
+  fleetStop = fleet.stop;
+  const { operator, generationIds, queue, supervisor: current } = fleet;
   const stopped: number[] = [];
   try {
-    for (const [ticketId, generationId] of generationIds.entries()) {
-      await runtime.agents.get('support')?.generation('handle', { ticketId }).generateLater({ queue, generationId });
-    }
+    await fleet.enqueueAll();
     for (let from = 0; from < options.trials; from += BATCH) {
       const batch = generationIds.slice(from, from + BATCH);
       for (const generationId of batch) released.add(generationId);
@@ -112,8 +92,7 @@ async function runStallTrials(options: { trials: number; stall: 'stop' | 'cpu'; 
     for (const generationId of generationIds) ends.push(trialEnd(generationId, await runtime.bus.events(generationId)));
     return { generationIds, operator, ends, stopped, fencedRuns: current.announced('job fenced').length };
   } finally {
-    await operator.stop();
-    await current.stop();
+    await fleet.stop();
   }
 
   /** SIGSTOPs each worker that announces a stall of this batch, and continues it once its run was taken over. */

@@ -14,16 +14,30 @@ async function pausedRefund(options: { idempotent?: boolean } = {}) {
   return { ...fixture, paused, job };
 }
 
+/**
+ * The paused refund's job: a first delivery whose worker stalls inside the refund (before its
+ * side effect), then a second delivery of the same job, as the server makes once the first stops
+ * heartbeating. `wake()` lets the stalled one go on and resolves with its outcome.
+ */
+async function stalledThenDeliveredAgain(options: { idempotent?: boolean } = {}) {
+  const fixture = await pausedRefund(options);
+  const { agent, runtime, job } = fixture;
+  const stall = fixture.stallNextRefund();
+  const entered = fixture.refundEntered();
+  const stalled = runJob({ runtime, agents: [agent], job, delivery: delivery(1) });
+  await entered;
+  const successor = await runJob({ runtime, agents: [agent], job, delivery: delivery(2) });
+  const wake = () => {
+    stall.open();
+    return stalled;
+  };
+  return { ...fixture, successor, wake };
+}
+
 describe('a job whose worker stalls past its lease', () => {
   it('is taken over by its next delivery: the stalled refund becomes a question, and the stalled holder, once it wakes, is fenced out', async () => {
-    const { agent, runtime, refunds, paused, job, stallNextRefund, refundEntered } = await pausedRefund();
-    const stall = stallNextRefund();
-    const entered = refundEntered();
-    const stalled = runJob({ runtime, agents: [agent], job, delivery: delivery(1) });
-    await entered;
-
     // The server hands the job out again (its holder stopped heartbeating): the run is taken over.
-    const successor = await runJob({ runtime, agents: [agent], job, delivery: delivery(2) });
+    const { runtime, refunds, paused, successor, wake } = await stalledThenDeliveredAgain();
     expect(successor.status).toBe('awaiting_input');
     const question = successor.status === 'awaiting_input' ? successor.response.inputRequests[0] : undefined;
     expect(question).toMatchObject({
@@ -35,8 +49,7 @@ describe('a job whose worker stalls past its lease', () => {
     expect(refunds).toHaveLength(0);
 
     // The stalled holder wakes: its refund finishes (once), then its next step finds the run taken.
-    stall.open();
-    expect((await stalled).status).toBe('fenced');
+    expect((await wake()).status).toBe('fenced');
     expect(refunds).toHaveLength(1);
 
     // The log is the successor's: its epoch, its question; nothing the fenced holder did after.
@@ -50,14 +63,8 @@ describe('a job whose worker stalls past its lease', () => {
   });
 
   it('a person who says yes runs the call again, with the answer it first ran with, announced as a second attempt', async () => {
-    const { agent, runtime, refunds, paused, job, stallNextRefund, refundEntered } = await pausedRefund();
-    const stall = stallNextRefund();
-    const entered = refundEntered();
-    const stalled = runJob({ runtime, agents: [agent], job, delivery: delivery(1) });
-    await entered;
-    const successor = await runJob({ runtime, agents: [agent], job, delivery: delivery(2) });
-    stall.open();
-    await stalled;
+    const { agent, runtime, refunds, paused, successor, wake } = await stalledThenDeliveredAgain();
+    await wake();
     if (successor.status !== 'awaiting_input') throw new Error(`expected a question, got ${successor.status}`);
 
     const again = await agent
@@ -77,14 +84,8 @@ describe('a job whose worker stalls past its lease', () => {
   });
 
   it('a person who says no declines the call: it does not run again', async () => {
-    const { agent, runtime, refunds, job, stallNextRefund, refundEntered } = await pausedRefund();
-    const stall = stallNextRefund();
-    const entered = refundEntered();
-    const stalled = runJob({ runtime, agents: [agent], job, delivery: delivery(1) });
-    await entered;
-    const successor = await runJob({ runtime, agents: [agent], job, delivery: delivery(2) });
-    stall.open();
-    await stalled;
+    const { agent, refunds, successor, wake } = await stalledThenDeliveredAgain();
+    await wake();
     if (successor.status !== 'awaiting_input') throw new Error(`expected a question, got ${successor.status}`);
     const declined = await agent
       .handle({ ticketId: 42 })
@@ -94,17 +95,9 @@ describe('a job whose worker stalls past its lease', () => {
   });
 
   it('an idempotent tool simply runs again on the takeover, and says so', async () => {
-    const { agent, runtime, refunds, paused, job, stallNextRefund, refundEntered } = await pausedRefund({
-      idempotent: true,
-    });
-    const stall = stallNextRefund();
-    const entered = refundEntered();
-    const stalled = runJob({ runtime, agents: [agent], job, delivery: delivery(1) });
-    await entered;
-    const successor = await runJob({ runtime, agents: [agent], job, delivery: delivery(2) });
+    const { runtime, refunds, paused, successor, wake } = await stalledThenDeliveredAgain({ idempotent: true });
     expect(successor.status).toBe('completed');
-    stall.open();
-    expect((await stalled).status).toBe('fenced');
+    expect((await wake()).status).toBe('fenced');
     expect(refunds).toHaveLength(2);
     const events = (await runtime.bus.events(paused.generationId)).filter((event) => event.run !== 'start');
     expect(events.map((event) => event.event)).toEqual([
