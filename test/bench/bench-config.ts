@@ -52,7 +52,7 @@ export const BENCHMARKS = ['cycle', 'checkpoint', 'throughput', 'memory'] as con
 
 /** Reads the `BENCH_*` variables; see `test/bench/README.md` for each one. */
 export function readBenchConfig(): BenchConfig {
-  const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim()) ?? [...BENCHMARKS];
+  const only = process.env['BENCH_ONLY']?.split(',').map((name) => name.trim()) ?? [...BENCHMARKS];
   for (const name of only) {
     if (!(BENCHMARKS as readonly string[]).includes(name)) {
       throw new Error(`BENCH_ONLY names an unknown benchmark ${name}; known: ${BENCHMARKS.join(', ')}`);

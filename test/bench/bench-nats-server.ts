@@ -55,8 +55,8 @@ export async function startBenchNatsServer(): Promise<BenchNatsServer> {
     async counters() {
       const [varz, jsz] = await Promise.all([read('/varz'), read('/jsz')]);
       return {
-        inMessages: Number(varz.in_msgs),
-        storedMessages: Number(jsz.messages ?? 0),
+        inMessages: Number(varz['in_msgs']),
+        storedMessages: Number(jsz['messages'] ?? 0),
       };
     },
     async stop() {

@@ -21,7 +21,7 @@ export interface ChildScript {
  */
 export function startBenchScript(script: string, env: Record<string, string> = {}): ChildScript {
   // BENCH_CHILD_FLAGS adds node flags to every helper, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
-  const extraFlags = process.env.BENCH_CHILD_FLAGS?.split(' ').filter((flag) => flag !== '') ?? [];
+  const extraFlags = process.env['BENCH_CHILD_FLAGS']?.split(' ').filter((flag) => flag !== '') ?? [];
   const child = spawn(process.execPath, [...extraFlags, '--expose-gc', '--import', 'tsx', join(here, script)], {
     cwd: join(here, '..'),
     env: { ...process.env, ...env },

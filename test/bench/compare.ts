@@ -23,21 +23,21 @@ import { startWireServerProcess } from './wire-server-process.js';
 type Variants = Pick<typeof import('./cycle-variants.js'), 'interludeMemoryVariant' | 'interludeNatsVariant'>;
 
 // One deployment's key for this process and the workers it starts (a runtime on NATS needs one).
-process.env.INTERLUDE_CHECKPOINT_KEY ??= 'interlude-bench-checkpoint-key';
+process.env['INTERLUDE_CHECKPOINT_KEY'] ??= 'interlude-bench-checkpoint-key';
 const other = process.argv[2];
 if (other === undefined) {
   console.error('usage: pnpm bench:compare <path to another checkout, dependencies installed>');
   process.exit(2);
 }
 // Relative to where the command was typed (pnpm runs the script from test/ and says where in INIT_CWD).
-const otherRoot = path.resolve(process.env.INIT_CWD ?? process.cwd(), other);
+const otherRoot = path.resolve(process.env['INIT_CWD'] ?? process.cwd(), other);
 const otherVariantsFile = path.join(otherRoot, 'test/bench/cycle-variants.ts');
 if (!existsSync(otherVariantsFile)) {
   console.error(`no test/bench/cycle-variants.ts under ${otherRoot}`);
   process.exit(2);
 }
 const before = (await import(pathToFileURL(otherVariantsFile).href)) as Variants;
-const cycles = Number(process.env.BENCH_CYCLES ?? 600);
+const cycles = Number(process.env['BENCH_CYCLES'] ?? 600);
 
 const wire = await startWireServerProcess();
 const nats = await startBenchNatsServer();

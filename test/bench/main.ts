@@ -16,7 +16,7 @@ import { runPausedMemory } from './paused-memory.js';
 import { startWireServerProcess } from './wire-server-process.js';
 
 // One deployment's key for this process and the workers it starts (a runtime on NATS needs one).
-process.env.INTERLUDE_CHECKPOINT_KEY ??= 'interlude-bench-checkpoint-key';
+process.env['INTERLUDE_CHECKPOINT_KEY'] ??= 'interlude-bench-checkpoint-key';
 const config = readBenchConfig();
 const results: BenchResults = {
   startedAt: new Date().toISOString(),

@@ -12,7 +12,7 @@ const BUCKET = 'bench_floor_checkpoints';
 
 /**
  * The bare loop plus only the NATS writes that make a pause durable, a resume exclusive and a
- * tool's intent known, in the order the design needs them: each transition published to a
+ * tool's intent known, in the order a durable pause needs them: each transition published to a
  * file-backed stream with a message id (pipelined; acks awaited before a tool body runs, after
  * its intent, and at each stop), the paused state put in KV before the pause is announced, and a
  * resume claimed by one write to a write-once subject. The same 12 messages a cycle of Interlude

@@ -10,7 +10,7 @@ import { createRuntime } from '@interlude/core';
 import { batchedStdout, drainOnSigterm, jobLine, requiredSetting } from '../support/worker-process.js';
 import { defineNatsRefundAgent } from './nats-refund-agent.js';
 
-const sampleEvery = Number(process.env.SAMPLE_EVERY ?? 0);
+const sampleEvery = Number(process.env['SAMPLE_EVERY'] ?? 0);
 // Every line goes through one buffer, written once per event-loop turn, so they keep their order.
 const print = batchedStdout();
 const runtime = createRuntime({

@@ -15,7 +15,7 @@ interface FloorContext {
 type FloorEvent = { type: 'RESUME'; approved: boolean };
 
 /**
- * The bare loop driven by an XState machine of the generation machine's shape (DESIGN §4:
+ * The bare loop driven by an XState machine of the generation machine's shape (see ARCHITECTURE.md:
  * `running` with `calling_model` and `running_tools`, `awaiting_input`, `resuming`, `done`), built
  * the way Interlude builds its own: named actors, one assign per step, a model response routed on
  * the transition that folds it in, and a resume restored at `awaiting_input`. It has no event log,

@@ -58,7 +58,7 @@ describe('a plain NATS client listening on interlude.gen.>', () => {
 
     const requested = ours().find((event) => event.subject.endsWith('.input_requested'));
     expect(requested?.payload.version).toBe(1);
-    expect(requested?.payload.data.input_requests).toEqual([
+    expect(requested?.payload.data['input_requests']).toEqual([
       expect.objectContaining({
         kind: 'confirm',
         prompt: 'Refund $30 on order 42?',

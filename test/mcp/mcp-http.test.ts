@@ -41,7 +41,7 @@ describe('an MCP server over streamable HTTP', () => {
     ]);
     expect(server.sessionsOpened()).toBe(2);
     expect(server.openSessions()).toBe(0);
-    expect(toolResultsIn(provider.requests[1]).call_close).toEqual({ closed: 7 });
+    expect(toolResultsIn(provider.requests[1])['call_close']).toEqual({ closed: 7 });
   });
 
   it('declined, the server never sees the call', async () => {
@@ -50,7 +50,7 @@ describe('an MCP server over streamable HTTP', () => {
     await agent.handle({ ticketId: 7 }).resumeNow({ checkpoint: paused.checkpoint!, answers: { call_close: false } });
 
     expect(server.calls.map((call) => call.tool)).toEqual(['lookup_ticket']);
-    expect(toolResultsIn(provider.requests[1]).call_close).toEqual({ error: 'declined by user' });
+    expect(toolResultsIn(provider.requests[1])['call_close']).toEqual({ error: 'declined by user' });
   });
 
   it('a tool the server no longer offers at resume gets the error result and never reaches the server', async () => {
@@ -59,7 +59,7 @@ describe('an MCP server over streamable HTTP', () => {
     server.offer(['lookup_ticket']);
     await agent.handle({ ticketId: 7 }).resumeNow({ checkpoint: paused.checkpoint!, answers: { call_close: true } });
 
-    expect(toolResultsIn(provider.requests[1]).call_close).toEqual({
+    expect(toolResultsIn(provider.requests[1])['call_close']).toEqual({
       error: 'close_ticket is no longer offered by its MCP server',
     });
     expect(server.calls.map((call) => call.tool)).toEqual(['lookup_ticket']);

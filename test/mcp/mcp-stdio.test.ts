@@ -65,7 +65,7 @@ describe('an MCP server over stdio', () => {
     await agent.handle({ ticketId: 7 }).resumeNow({ checkpoint: paused.checkpoint!, answers: { call_close: false } });
 
     expect((await server.calls()).map((call) => call.tool)).toEqual(['lookup_ticket']);
-    expect(toolResultsIn(provider.requests[1]).call_close).toEqual({ error: 'declined by user' });
+    expect(toolResultsIn(provider.requests[1])['call_close']).toEqual({ error: 'declined by user' });
   });
 
   it('a tool the server no longer offers at resume gets the error result and never reaches the server', async () => {
@@ -77,7 +77,7 @@ describe('an MCP server over stdio', () => {
       .resumeNow({ checkpoint: paused.checkpoint!, answers: { call_close: true } });
 
     expect(done.status).toBe('completed');
-    expect(toolResultsIn(provider.requests[1]).call_close).toEqual({
+    expect(toolResultsIn(provider.requests[1])['call_close']).toEqual({
       error: 'close_ticket is no longer offered by its MCP server',
     });
     expect((await server.calls()).map((call) => call.tool)).toEqual(['lookup_ticket']);

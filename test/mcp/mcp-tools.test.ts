@@ -43,7 +43,7 @@ describe('MCP tools in a generation', () => {
     );
     await agent.handle({ ticketId: 7 }).generateNow();
 
-    const result = toolResultsIn(provider.requests[1]).call_bad as { error: string };
+    const result = toolResultsIn(provider.requests[1])['call_bad'] as { error: string };
     expect(result.error).toMatch(/^Invalid arguments for lookup_ticket: .*ticket_id/s);
     expect(server.calls).toEqual([]);
   });
@@ -55,7 +55,7 @@ describe('MCP tools in a generation', () => {
     );
     await agent.handle({ ticketId: 7 }).generateNow();
 
-    expect(toolResultsIn(provider.requests[1]).call_reopen).toEqual({ error: 'ticket 7 is archived' });
+    expect(toolResultsIn(provider.requests[1])['call_reopen']).toEqual({ error: 'ticket 7 is archived' });
     expect(server.calls.map((call) => call.tool)).toEqual(['reopen_ticket']);
   });
 

@@ -13,7 +13,7 @@ const GENERATIONS = 400;
 const IN_FLIGHT = 24;
 const CUTS = 12;
 const QUEUE = 'cuts';
-const seed = Number(process.env.INTERLUDE_RELIABILITY_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const seed = Number(process.env['INTERLUDE_RELIABILITY_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
 
 let proxy: CuttableProxy;
 let ledger: Ledger & { drop(): Promise<void> };

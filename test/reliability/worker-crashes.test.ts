@@ -16,7 +16,7 @@ const GENERATIONS = 100;
 const CRASHES_PER_POINT = 5;
 const RANDOM_KILLS = 4;
 const POINTS: CrashPoint[] = ['before_tool', 'after_tool', 'before_ack'];
-const seed = Number(process.env.INTERLUDE_RELIABILITY_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const seed = Number(process.env['INTERLUDE_RELIABILITY_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
 
 let ledger: Ledger & { drop(): Promise<void> };
 let runtime: Runtime;
@@ -107,10 +107,12 @@ async function expectQuestionsWhereAsked(generationIds: readonly string[], quest
     const log = await runtime.bus.events(generationId);
     expect(log.filter((event) => event.event === 'completed')).toHaveLength(1);
     const asked = log.flatMap((event) => (event.event === 'input_requested' ? event.data.input_requests : []));
-    const unknown = asked.filter((request) => request.metadata?.outcome_unknown === true);
+    const unknown = asked.filter((request) => request.metadata?.['outcome_unknown'] === true);
     // The refund's own confirm, asked once (a question may also hold outcome-unknown ones).
     expect(
-      asked.filter((request) => request.tool_call_id === 'call_refund' && request.metadata?.outcome_unknown !== true),
+      asked.filter(
+        (request) => request.tool_call_id === 'call_refund' && request.metadata?.['outcome_unknown'] !== true,
+      ),
       generationId,
     ).toHaveLength(1);
     expect(unknown.length > 0, generationId).toBe(questioned.has(generationId));

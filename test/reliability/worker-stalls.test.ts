@@ -129,7 +129,7 @@ function trialEnd(generationId: string, events: readonly GenerationEvent[]): Tri
     asked: events.some(
       (event) =>
         event.event === 'input_requested' &&
-        event.data.input_requests.some((request) => request.metadata?.outcome_unknown === true),
+        event.data.input_requests.some((request) => request.metadata?.['outcome_unknown'] === true),
     ),
     reranAnnounced: events.some(
       (event) =>

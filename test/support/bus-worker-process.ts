@@ -15,14 +15,14 @@ const runtime = createRuntime({
   bus: natsBus({
     servers: requiredSetting('NATS_URL'),
     name: `worker-${process.pid}`,
-    jobAckWaitMs: Number(process.env.JOB_ACK_WAIT_MS ?? 30_000),
+    jobAckWaitMs: Number(process.env['JOB_ACK_WAIT_MS'] ?? 30_000),
   }),
 });
 const support = defineRefundAgent(runtime, {
   sideEffectsFile: requiredSetting('SIDE_EFFECTS_FILE'),
-  ...(process.env.STALL_FILE !== undefined && { stallFile: process.env.STALL_FILE }),
-  ...(process.env.MODEL_DELAY_MS !== undefined && { modelDelayMs: Number(process.env.MODEL_DELAY_MS) }),
-  ...(process.env.MODEL_CALLS_FILE !== undefined && { modelCallsFile: process.env.MODEL_CALLS_FILE }),
+  ...(process.env['STALL_FILE'] !== undefined && { stallFile: process.env['STALL_FILE'] }),
+  ...(process.env['MODEL_DELAY_MS'] !== undefined && { modelDelayMs: Number(process.env['MODEL_DELAY_MS']) }),
+  ...(process.env['MODEL_CALLS_FILE'] !== undefined && { modelCallsFile: process.env['MODEL_CALLS_FILE'] }),
 });
 const worker = createWorker({
   runtime,

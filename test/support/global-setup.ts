@@ -3,34 +3,44 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { type PrivatePostgres, startPrivatePostgres } from './private-postgres.js';
 import 'vitest';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** A private nats-server with JetStream, started for this test run. */
     natsUrl: string;
-    /** The PostgreSQL every machine of ours runs (trust auth, database `test`). */
+    /** `INTERLUDE_POSTGRES_URL`, or a private PostgreSQL started for this test run. */
     postgresUrl: string;
   }
 }
 
 let server: ChildProcess | undefined;
 let storeDir: string | undefined;
+let postgres: PrivatePostgres | undefined;
 
 /**
- * Starts one private nats-server (JetStream, random port) for the whole run, so tests never touch
- * the machine's shared server and leave nothing behind. Fails loudly when it cannot start.
+ * Starts one private nats-server (JetStream, random port) for the whole run, and a private
+ * PostgreSQL unless `INTERLUDE_POSTGRES_URL` names a database to use, so tests never touch the
+ * machine's shared servers and leave nothing behind. Fails loudly when either cannot start.
  */
 export async function setup(project: TestProject): Promise<void> {
   storeDir = await mkdtemp(join(tmpdir(), 'interlude-nats-'));
-  const started = await startNatsServer(storeDir);
-  server = started.process;
-  project.provide('natsUrl', started.url);
-  project.provide('postgresUrl', process.env.INTERLUDE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+  const configuredPostgres = process.env['INTERLUDE_POSTGRES_URL'] || undefined;
+  const [nats, postgresUrl] = await Promise.all([startNatsServer(storeDir), configuredPostgres ?? startPostgres()]);
+  server = nats.process;
+  project.provide('natsUrl', nats.url);
+  project.provide('postgresUrl', postgresUrl);
+}
+
+async function startPostgres(): Promise<string> {
+  postgres = await startPrivatePostgres();
+  return postgres.url;
 }
 
 export async function teardown(): Promise<void> {
   server?.kill('SIGTERM');
+  await postgres?.stop();
   if (storeDir !== undefined) await rm(storeDir, { recursive: true, force: true });
 }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { StdioServerTransport } from './mcp-sdk.js';
 import { createTicketServer, TICKET_TOOLS } from './mcp-ticket-server.js';
 
-const stateDir = process.env.MCP_STATE_DIR;
+const stateDir = process.env['MCP_STATE_DIR'];
 if (stateDir === undefined) throw new Error('MCP_STATE_DIR is not set');
 const log = (entry: unknown) => appendFileSync(join(stateDir, 'calls.jsonl'), `${JSON.stringify(entry)}\n`);
 const offeredFile = join(stateDir, 'offered.json');

@@ -40,8 +40,8 @@ export async function createStdioServerState(): Promise<StdioServerState> {
       cwd: testRoot,
     },
     calls: async () => (await entries()).filter((entry) => 'tool' in entry) as unknown as ReceivedCall[],
-    started: async () => (await entries()).flatMap((entry) => ('started' in entry ? [Number(entry.started)] : [])),
-    exited: async () => (await entries()).flatMap((entry) => ('exited' in entry ? [Number(entry.exited)] : [])),
+    started: async () => (await entries()).flatMap((entry) => ('started' in entry ? [Number(entry['started'])] : [])),
+    exited: async () => (await entries()).flatMap((entry) => ('exited' in entry ? [Number(entry['exited'])] : [])),
     offer: (tools) => writeFile(join(directory, 'offered.json'), JSON.stringify(tools)),
     remove: () => rm(directory, { recursive: true, force: true }),
   };

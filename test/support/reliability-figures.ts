@@ -8,6 +8,6 @@ import { appendFileSync } from 'node:fs';
 export function recordFigure(name: string, figure: Record<string, unknown>): void {
   const line = JSON.stringify({ name, ...figure });
   console.log(`[reliability] ${line}`);
-  const file = process.env.INTERLUDE_RELIABILITY_FIGURES;
+  const file = process.env['INTERLUDE_RELIABILITY_FIGURES'];
   if (file !== undefined && file !== '') appendFileSync(file, `${line}\n`);
 }

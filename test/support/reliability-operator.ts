@@ -41,7 +41,7 @@ export async function startOperator(options: {
     const answers: Record<string, unknown> = {};
     for (const request of requests) {
       const callId = request.tool_call_id ?? '';
-      if (request.metadata?.outcome_unknown !== true) {
+      if (request.metadata?.['outcome_unknown'] !== true) {
         answers[callId] = true;
         continue;
       }

@@ -21,14 +21,14 @@ import { connectLedger } from './reliability-ledger.js';
 import { drainOnSigterm, printJobOutcome, requiredSetting } from './worker-process.js';
 
 const ledger = connectLedger(requiredSetting('POSTGRES_URL'), requiredSetting('LEDGER_SCHEMA'));
-const plan = JSON.parse(process.env.CRASH_PLAN ?? '{}') as Record<string, CrashPoint>;
-const stalls = JSON.parse(process.env.STALL_PLAN ?? '{}') as Record<string, 'stop' | 'cpu'>;
+const plan = JSON.parse(process.env['CRASH_PLAN'] ?? '{}') as Record<string, CrashPoint>;
+const stalls = JSON.parse(process.env['STALL_PLAN'] ?? '{}') as Record<string, 'stop' | 'cpu'>;
 const queue = requiredSetting('QUEUE');
 
 async function atCrashPoint(point: CrashPoint, ticketId: number): Promise<void> {
   const stall = stalls[ticketId];
   if (point === 'before_tool' && stall !== undefined && (await ledger.firstTime(`stall ${queue} ${ticketId}`))) {
-    if (stall === 'cpu') busyFor(Number(process.env.CPU_STALL_MS ?? 3_000));
+    if (stall === 'cpu') busyFor(Number(process.env['CPU_STALL_MS'] ?? 3_000));
     else await stopped(`stall ${ticketId}`);
     return;
   }
@@ -56,17 +56,17 @@ async function stopped(line: string): Promise<void> {
 const runtime = createRuntime({
   bus: natsBus({
     servers: requiredSetting('NATS_URL').split(','),
-    replicas: Number(process.env.REPLICAS ?? 1),
+    replicas: Number(process.env['REPLICAS'] ?? 1),
     name: `reliability-worker-${process.pid}`,
-    jobAckWaitMs: Number(process.env.JOB_ACK_WAIT_MS ?? 30_000),
+    jobAckWaitMs: Number(process.env['JOB_ACK_WAIT_MS'] ?? 30_000),
   }),
   telemetry: openTelemetry({ tracerProvider: canaryCheckingTracer(ledger).tracerProvider }),
 });
 const support = defineReliabilityAgent(runtime, {
   ledger,
   atCrashPoint,
-  refundIdempotent: process.env.REFUND_IDEMPOTENT === '1',
-  ...(process.env.MODEL_DELAY_MS !== undefined && { modelDelayMs: Number(process.env.MODEL_DELAY_MS) }),
+  refundIdempotent: process.env['REFUND_IDEMPOTENT'] === '1',
+  ...(process.env['MODEL_DELAY_MS'] !== undefined && { modelDelayMs: Number(process.env['MODEL_DELAY_MS']) }),
 });
 
 /**
@@ -97,7 +97,7 @@ const worker = createWorker({
   queue,
   // One job at a time: a kill then lands exactly at the planned point of that job, never at a random
   // point of a second job (see the suite's README note on the window between a side effect and its event).
-  concurrency: Number(process.env.WORKER_CONCURRENCY ?? 1),
+  concurrency: Number(process.env['WORKER_CONCURRENCY'] ?? 1),
   onJob: printJobOutcome,
 });
 

@@ -16,8 +16,8 @@ export const VAULT_MODEL = 'claude-sonnet-5-5';
 
 /** What the tools were really given, so a test can tell the secret reached them and nothing else. */
 export interface VaultWitness {
-  token?: string;
-  key?: string;
+  token?: string | undefined;
+  key?: string | undefined;
   pickedAccount?: unknown;
 }
 
@@ -51,7 +51,7 @@ export function defineVaultAgent(options: {
         });
       }
       const answer = ctx.answer as Record<string, string>;
-      witness.token = answer.token;
+      witness.token = answer['token'];
       witness.key = Object.keys(answer).find((name) => name !== 'token');
       const { token, key } = held();
       return { device, answer, token_forms: secretInEveryForm(token), key_forms: secretInEveryForm(key) };
@@ -79,13 +79,13 @@ export function defineVaultAgent(options: {
       }
       const { token, key } = held();
       const forms = secretInEveryForm(token);
-      return InputRequest.choice(`Deploy with ${String(forms.basic_auth)} or as ${key}?`, {
+      return InputRequest.choice(`Deploy with ${String(forms['basic_auth'])} or as ${key}?`, {
         options: [
-          { value: token, label: `the token's account (${String(forms.url_query)})` },
-          { value: { key, hex: String(forms.hex) }, label: String(forms.json) },
+          { value: token, label: `the token's account (${String(forms['url_query'])})` },
+          { value: { key, hex: String(forms['hex']) }, label: String(forms['json']) },
           'the bot',
         ],
-        schema: { description: String(forms.json_twice), examples: [forms.base64, key] },
+        schema: { description: String(forms['json_twice']), examples: [forms['base64'], key] },
         metadata: JSON.parse(JSON.stringify(forms)) as Record<string, JsonValue>,
       });
     },
@@ -96,7 +96,7 @@ export function defineVaultAgent(options: {
     input: z.object({}),
     run: (_input, ctx) => {
       if (ctx.answer === undefined) {
-        return InputRequest.confirm(`Deploy with ${String(secretInEveryForm(held().token).nfd)}?`);
+        return InputRequest.confirm(`Deploy with ${String(secretInEveryForm(held().token)['nfd'])}?`);
       }
       return { deployed: ctx.answer === true };
     },

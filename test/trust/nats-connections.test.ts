@@ -85,7 +85,7 @@ describe('natsBus over TLS, with certificates made for the test', () => {
 
   it('mutual TLS: works with a client certificate; without one, or with one from another CA, fails at once instead of hanging', async () => {
     const nats = await server(() => tlsBlock(certificates, true));
-    const worker = certificates.clients.worker as { certFile: string; keyFile: string };
+    const worker = certificates.clients['worker'] as { certFile: string; keyFile: string };
     expect(await outcome(bus({ servers: nats.url, tls: { caFile: certificates.caFile, ...worker } }))).toBe('works');
     expect(await outcome(bus({ servers: nats.url, tls: { caFile: certificates.caFile } }))).toBe('tls_failed');
     expect(

@@ -18,7 +18,7 @@ const USAGE = `usage: cli pending | answer <generation> <call> <value|-> | repla
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const client = new DemoClient();
-  const natsUrl = process.env.NATS_URL?.trim() || undefined;
+  const natsUrl = process.env['NATS_URL']?.trim() || undefined;
   if (command === 'pending') {
     const questions = await client.pending();
     if (questions.length === 0) console.log('No question is waiting.');

@@ -111,7 +111,8 @@ async function publishDeadLetter(
     if (!PayloadTooLargeError.isInstance(error)) throw error;
     // A job too big to keep whole (it was near the limit itself) is kept by its names.
     const { params: _params, checkpoint: _checkpoint, answers: _answers, ...names } = letter.job ?? ({} as Job);
-    await write({ ...letter, ...(letter.job !== undefined && { job: names as Job }), raw: undefined });
+    const { raw: _raw, job: _job, ...reason } = letter;
+    await write({ ...reason, ...(letter.job !== undefined && { job: names as Job }) });
   }
 }
 

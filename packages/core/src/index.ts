@@ -71,9 +71,9 @@ export { ResumeError, type ResumeErrorCode } from './errors/resume-error.js';
 export { TrustError, type TrustErrorCode } from './errors/trust-error.js';
 export { UnsupportedProviderError } from './errors/unsupported-provider-error.js';
 export { Generation, newGenerationId, type ResumeInput, type RunControl } from './generation/generation.js';
-export { generationMachine } from './generation/generation-machine.js';
 export type { GenerationResponse } from './generation/generation-response.js';
 export type { GenerationStream, StreamPart } from './generation/generation-stream.js';
+export type { AskedInputRequest } from './input-request/asked-input-request.js';
 export {
   type ChoiceOption,
   InputRequest,

@@ -36,7 +36,7 @@ describe('tool content', () => {
 
   it('survives a result JSON cannot write', () => {
     const cyclic: Record<string, unknown> = {};
-    cyclic.self = cyclic;
+    cyclic['self'] = cyclic;
     expect(runOneTool(true, cyclic)['gen_ai.tool.call.result']).toBe('[unserializable]');
   });
 });

@@ -7,12 +7,12 @@ import { formatTraceparent } from './traceparent.js';
 
 export interface OpenTelemetryOptions {
   /** Where spans go. Default: the global tracer provider (what `NodeSDK` or `.register()` set). */
-  tracerProvider?: TracerProvider;
+  tracerProvider?: TracerProvider | undefined;
   /**
    * Record tool arguments and results on `execute_tool` spans. Off by default: they are the
    * user's data. Core scrubs secret answers from them either way.
    */
-  captureContent?: boolean;
+  captureContent?: boolean | undefined;
 }
 
 /** Core's `Telemetry`, plus what a caller enqueuing a job needs to carry its trace along. */

@@ -20,7 +20,7 @@ const info: GenerationTraceInfo = {
 function scrubbedCopy(original: Error): Error {
   const copy = new Error(original.message.replaceAll('hunter2', '[FILTERED]'));
   copy.name = original.name;
-  copy.stack = original.stack;
+  if (original.stack !== undefined) copy.stack = original.stack;
   return copy;
 }
 

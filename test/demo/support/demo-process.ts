@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 const demoDirectory = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'apps', 'demo');
 const run = promisify(execFile);
 
-/** The demo server running as a child process, as `pnpm demo` starts it. */
+/** The demo server running as a child process, as `npx -y pnpm@12.4.2 demo` starts it. */
 export interface DemoProcess {
   url: string;
   /** Everything it printed, to check nothing secret reached its logs. */

@@ -1,4 +1,5 @@
 import type { GenerationEvent } from '@interlude/core';
+import { PNPM } from '../config/pnpm-command.js';
 import type { AnswerOutcome } from '../server/answer-question.js';
 import type { PendingQuestion } from '../server/generation-registry.js';
 
@@ -11,7 +12,7 @@ export class DemoClient {
   readonly baseUrl: string;
 
   constructor(environment: NodeJS.ProcessEnv = process.env) {
-    this.baseUrl = (environment.DEMO_URL ?? `http://127.0.0.1:${environment.PORT ?? 3000}`).replace(/\/$/, '');
+    this.baseUrl = (environment['DEMO_URL'] ?? `http://127.0.0.1:${environment['PORT'] ?? 3000}`).replace(/\/$/, '');
   }
 
   pending(): Promise<PendingQuestion[]> {
@@ -71,7 +72,9 @@ export class DemoClient {
       return await fetch(`${this.baseUrl}${path}`, init);
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
-      throw new Error(`Cannot reach the demo server at ${this.baseUrl}: is \`pnpm demo\` running? (DEMO_URL / PORT)`);
+      throw new Error(
+        `Cannot reach the demo server at ${this.baseUrl}: is \`${PNPM} demo\` running? (DEMO_URL / PORT)`,
+      );
     }
   }
 }

@@ -17,14 +17,14 @@ export interface DemoConfig {
 
 /** Reads `PORT`, `HOST`, `NATS_URL`, `DEMO_QUEUE`, `DEMO_ALLOWED_HOSTS`, `ANTHROPIC_API_KEY` / `OPENAI_API_KEY` (and `*_MODEL`) from `environment`. */
 export function readDemoConfig(environment: NodeJS.ProcessEnv = process.env): DemoConfig {
-  const port = Number(environment.PORT ?? 3000);
+  const port = Number(environment['PORT'] ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`PORT must be a port number`);
   return {
     port,
-    host: environment.HOST ?? '127.0.0.1',
-    natsUrl: nonEmpty(environment.NATS_URL),
-    queue: nonEmpty(environment.DEMO_QUEUE) ?? 'agents',
-    allowedHosts: (environment.DEMO_ALLOWED_HOSTS ?? '')
+    host: environment['HOST'] ?? '127.0.0.1',
+    natsUrl: nonEmpty(environment['NATS_URL']),
+    queue: nonEmpty(environment['DEMO_QUEUE']) ?? 'agents',
+    allowedHosts: (environment['DEMO_ALLOWED_HOSTS'] ?? '')
       .split(',')
       .map((entry) => entry.trim())
       .filter((entry) => entry.length > 0),
@@ -33,13 +33,13 @@ export function readDemoConfig(environment: NodeJS.ProcessEnv = process.env): De
 }
 
 function chooseModel(environment: NodeJS.ProcessEnv): DemoConfig['model'] {
-  const anthropicKey = nonEmpty(environment.ANTHROPIC_API_KEY);
+  const anthropicKey = nonEmpty(environment['ANTHROPIC_API_KEY']);
   if (anthropicKey !== undefined) {
-    return { kind: 'anthropic', apiKey: anthropicKey, model: environment.ANTHROPIC_MODEL ?? 'claude-sonnet-4-5' };
+    return { kind: 'anthropic', apiKey: anthropicKey, model: environment['ANTHROPIC_MODEL'] ?? 'claude-sonnet-4-5' };
   }
-  const openaiKey = nonEmpty(environment.OPENAI_API_KEY);
+  const openaiKey = nonEmpty(environment['OPENAI_API_KEY']);
   if (openaiKey !== undefined) {
-    return { kind: 'openai', apiKey: openaiKey, model: environment.OPENAI_MODEL ?? 'gpt-4.1-mini' };
+    return { kind: 'openai', apiKey: openaiKey, model: environment['OPENAI_MODEL'] ?? 'gpt-4.1-mini' };
   }
   return { kind: 'scripted' };
 }

@@ -56,7 +56,7 @@ export function createRefundAgent(options: { runtime: Runtime; provider: Provide
       'You resolve support tickets. Look the order up, then refund what the customer asks for with issue_refund.',
     actions: {
       refund: ({ ticketId }: { ticketId: number }) => ({
-        message: `${ticketMessage(findTicket(ticketId))} (order ${findTicket(ticketId).details.order_id})`,
+        message: `${ticketMessage(findTicket(ticketId))} (order ${findTicket(ticketId).details['order_id']})`,
         tools: [lookupOrder, issueRefund],
       }),
     },

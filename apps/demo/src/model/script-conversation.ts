@@ -36,10 +36,10 @@ export function readConversation(body: unknown): ScriptConversation {
     if (message.role === 'assistant') turns += 1;
     if (typeof message.content === 'string') continue;
     for (const block of message.content) {
-      if (block.type === 'tool_use') toolNamesById.set(String(block.id), String(block.name));
+      if (block.type === 'tool_use') toolNamesById.set(String(block['id']), String(block['name']));
       if (block.type === 'tool_result') {
-        const name = toolNamesById.get(String(block.tool_use_id));
-        if (name !== undefined) results.set(name, textOf(block.content as string | Block[]));
+        const name = toolNamesById.get(String(block['tool_use_id']));
+        if (name !== undefined) results.set(name, textOf(block['content'] as string | Block[]));
       }
     }
   }
@@ -65,7 +65,7 @@ function lastUserTurn(messages: readonly WireMessage[]): number {
 
 function textOf(content: string | Block[]): string {
   if (typeof content === 'string') return content;
-  return content.map((block) => (typeof block.text === 'string' ? block.text : '')).join('');
+  return content.map((block) => (typeof block['text'] === 'string' ? block['text'] : '')).join('');
 }
 
 let messageCounter = 0;

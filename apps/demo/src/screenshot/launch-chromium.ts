@@ -15,7 +15,7 @@ const CHROMIUM_FLAGS = [
 ];
 
 /**
- * Debian's Chromium, headless, with the flags it needs in a container (STACK.md §7): one launch
+ * Debian's Chromium, headless, with the flags it needs in a container: one launch
  * for the README screenshot and the demo's browser tests, so both run the same browser the same way.
  */
 export function launchChromium(): Promise<Browser> {

@@ -1,7 +1,7 @@
 /**
  * Takes `apps/demo/screenshot.png` for the README: starts the desk in this process on a free
  * port, plays a few stories up to interesting points through the page itself, and photographs
- * it with Debian's Chromium. Run with `pnpm --filter @interlude/demo screenshot`.
+ * it with Debian's Chromium. Run with `npx -y pnpm@12.4.2 --filter @interlude/demo screenshot`.
  */
 import { fileURLToPath } from 'node:url';
 import { readDemoConfig } from '../config/read-demo-config.js';

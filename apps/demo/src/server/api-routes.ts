@@ -49,8 +49,8 @@ export async function handleApi(
       sendJson(response, 200, buildTraceRuns(context.desk.spans.runsOf(id)));
     } else if (method === 'POST' && resource === 'generations' && id !== undefined && sub === 'answers') {
       const body = await readJson(request);
-      if (typeof body.toolCallId !== 'string') throw new HttpError(400, 'toolCallId is required');
-      sendJson(response, 200, await context.answerer.answer(id, body.toolCallId, body.value));
+      if (typeof body['toolCallId'] !== 'string') throw new HttpError(400, 'toolCallId is required');
+      sendJson(response, 200, await context.answerer.answer(id, body['toolCallId'], body['value']));
     } else if (method === 'GET' && resource === 'pending') {
       sendJson(response, 200, context.registry.pending());
     } else {

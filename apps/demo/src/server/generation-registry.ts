@@ -90,7 +90,7 @@ export class GenerationRegistry {
         prompt: request.prompt,
         ...(request.options !== undefined && { options: request.options }),
         ...(request.arguments !== undefined && { arguments: request.arguments }),
-        approval: request.metadata?.approval === true,
+        approval: request.metadata?.['approval'] === true,
         askedAt: event.time,
       }));
     } else if (event.event === 'resumed') {

@@ -25,7 +25,7 @@ export function jobQueueCases(bus: () => Bus): void {
     expect(received).toHaveLength(1);
     expect(received[0]?.job).toEqual(job);
     expect(received[0]?.delivery.attempt).toBe(1);
-    expect(received[0]?.delivery.headers.traceparent).toBe(traceparent);
+    expect(received[0]?.delivery.headers['traceparent']).toBe(traceparent);
   });
 
   it('redelivers a job whose handler rejected, counting attempts', async () => {

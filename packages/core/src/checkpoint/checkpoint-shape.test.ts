@@ -38,7 +38,7 @@ const hostileValues: unknown[] = [
 function singleFieldMutations(frozen: Record<string, unknown> & { input_requests: unknown[] }): unknown[] {
   const withRequest = (request: unknown) => ({ ...frozen, input_requests: [request] });
   const baseRequest = frozen.input_requests[0] as Record<string, unknown>;
-  const baseResult = Object.values(frozen.completed_results as object)[0] as Record<string, unknown>;
+  const baseResult = Object.values(frozen['completed_results'] as object)[0] as Record<string, unknown>;
   const withResult = (result: unknown) => ({ ...frozen, completed_results: { call_x: result } });
   const mutated: unknown[] = [];
   const replace = (target: Record<string, unknown>, key: string, value: unknown) => {
@@ -50,8 +50,8 @@ function singleFieldMutations(frozen: Record<string, unknown> & { input_requests
   for (const value of hostileValues) {
     for (const key of [...Object.keys(frozen), 'claim_slot', 'traceparent', 'signature'])
       mutated.push(replace(frozen, key, value));
-    // A version 2 checkpoint dressed as version 1 (or the reverse) must agree on its slot.
-    mutated.push(replace(replace(frozen, 'version', frozen.version === 1 ? 2 : 1), 'claim_slot', value));
+    // A version 2 checkpoint dressed as version 1 (or the reverse), with any slot.
+    mutated.push(replace(replace(frozen, 'version', frozen['version'] === 1 ? 2 : 1), 'claim_slot', value));
     for (const key of ['kind', 'prompt', 'tool_call_id', 'options', 'schema', 'tool_name'])
       mutated.push(withRequest(replace(baseRequest, key, value)));
     mutated.push(withRequest(value), { ...frozen, input_requests: [baseRequest, value] });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { InputRequestJSON } from '../input-request/input-request.js';
 import type { Checkpoint } from './checkpoint.js';
 
 const inputRequestShape = z
@@ -51,7 +52,7 @@ export const checkpointShape = z.object({
  */
 export function hasCheckpointShape(value: unknown): value is Checkpoint {
   if (!isPlainRecord(value)) return false;
-  const checkpoint = value as Record<string, unknown>;
+  const checkpoint = value as { readonly [Key in keyof Checkpoint]?: unknown };
   return (
     typeof checkpoint.version === 'number' &&
     Number.isFinite(checkpoint.version) &&
@@ -81,7 +82,7 @@ const requestKinds: ReadonlySet<unknown> = new Set(['confirm', 'text', 'choice',
 
 function isInputRequest(value: unknown): boolean {
   if (!isPlainRecord(value)) return false;
-  const request = value as Record<string, unknown>;
+  const request = value as { readonly [Key in keyof InputRequestJSON]?: unknown };
   const { options, schema } = request;
   return (
     requestKinds.has(request.kind) &&

@@ -6,9 +6,9 @@ export interface ProviderErrorOptions {
   message: string;
   provider: string;
   /** HTTP status, when the failure came from an HTTP answer. */
-  status?: number;
+  status?: number | undefined;
   /** The provider's own error type (`overloaded_error`, `rate_limit_exceeded`, …). */
-  type?: string;
+  type?: string | undefined;
   isRetryable: boolean;
   cause?: unknown;
 }

@@ -35,7 +35,7 @@ export class ResumeError extends InterludeError {
   declare readonly code: ResumeErrorCode;
   readonly toolCallId: string | undefined;
 
-  constructor(code: ResumeErrorCode, message: string, options?: { toolCallId?: string; cause?: unknown }) {
+  constructor(code: ResumeErrorCode, message: string, options?: { toolCallId?: string | undefined; cause?: unknown }) {
     super(code, message, options);
     this.name = 'ResumeError';
     this.toolCallId = options?.toolCallId;

@@ -7,7 +7,7 @@ export interface EventExtras {
   /** For `resumed`: which calls were answered and which declined. */
   answers?: ReadonlyMap<string, unknown>;
   /** For `input_requested`: the slot a resume of this pause claims. */
-  claimSlot?: number;
+  claimSlot?: number | undefined;
   /** For `input_requested`: when its checkpoint expires, if it does. */
   expiresAt?: string | undefined;
 }

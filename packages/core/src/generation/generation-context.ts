@@ -111,7 +111,7 @@ function isForced(choice: ToolChoice | undefined): boolean {
   return choice === 'required' || typeof choice === 'object';
 }
 
-/** What a model response leads to (DESIGN §4): more tools, another call, or the end. */
+/** What a model response leads to: more tools, another call, or the end. */
 export function decide(
   context: GenerationContext,
   response: ModelResponse,

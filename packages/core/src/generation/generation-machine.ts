@@ -39,7 +39,7 @@ const modelResponded = [
 const pausesForInput = ['foldPause', { type: 'publish', params: { event: 'input_requested' } }] as const;
 
 /**
- * The generation machine (DESIGN §4):
+ * The generation machine (ARCHITECTURE.md, "The generation machine"):
  *
  *   running ──(tool asked / approval needed)──▶ awaiting_input ──RESUME──▶ resuming ──▶ running ──▶ done
  *      │                                                                     └─(asked again)─▶ awaiting_input

@@ -1,5 +1,5 @@
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
-import type { InputRequest } from '../input-request/input-request.js';
+import type { AskedInputRequest } from '../input-request/asked-input-request.js';
 import type { FinishReason, ProviderMessage, Usage } from '../provider/provider-adapter.js';
 
 /**
@@ -19,7 +19,8 @@ export interface GenerationResponse {
   finishReason: FinishReason;
   /** The provider's own stop reason (`end_turn`, `pause_turn`, `tool_calls`, …). */
   rawFinishReason: string | undefined;
-  inputRequests: InputRequest[];
+  /** What the paused generation asks, each bound to the call that asked (empty when not paused). */
+  inputRequests: AskedInputRequest[];
   checkpoint: Checkpoint | undefined;
   /** The whole conversation, provider-native, without instruction messages. */
   messages: ProviderMessage[];

@@ -6,7 +6,7 @@ import type { RunRecovery } from '../claims/recover-run.js';
 import { endFailedRun, pauseSlot, type RunLease } from '../claims/run-lease.js';
 import { priorMessages, recordRun } from '../context/record-context.js';
 import { FencedError } from '../errors/fenced-error.js';
-import { InputRequest } from '../input-request/input-request.js';
+import { askedInputRequest } from '../input-request/asked-input-request.js';
 import { isPermanentFailure } from '../runtime/permanent-failure.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
 import type { Scrubber } from '../secrets/scrub.js';
@@ -203,7 +203,7 @@ async function runToStop(
     text: context.lastResponse?.turnText ?? '',
     finishReason: context.lastResponse?.finishReason ?? 'other',
     rawFinishReason: context.lastResponse?.rawFinishReason,
-    inputRequests: paused ? context.inputRequests.map((request) => InputRequest.fromJSON(request)) : [],
+    inputRequests: paused ? context.inputRequests.map(askedInputRequest) : [],
     checkpoint,
     messages: context.messages,
     toolTurns: context.toolTurns,

@@ -64,7 +64,7 @@ export async function runJob(options: {
   const agent = options.agents?.find((candidate) => candidate.name === job.agent) ?? runtime.agents.get(job.agent);
   if (agent === undefined) return refuse(new TypeError(`No agent named ${job.agent} serves this queue`), trusted);
   // The job's own trace context is signed; the transport's header is not.
-  const traceparent = job.traceparent ?? delivery.headers.traceparent;
+  const traceparent = job.traceparent ?? delivery.headers['traceparent'];
   try {
     const generation = agent.generation(job.action, job.params);
     const claim = await claimJob(agent, job);
@@ -176,8 +176,10 @@ function isJob(value: unknown): value is Job {
   if (typeof value !== 'object' || value === null) return false;
   const job = value as Record<string, unknown>;
   return (
-    job.version === 1 &&
-    (job.kind === 'generate' || job.kind === 'resume') &&
-    [job.id, job.agent, job.action, job.generation_id].every((field) => typeof field === 'string' && field !== '')
+    job['version'] === 1 &&
+    (job['kind'] === 'generate' || job['kind'] === 'resume') &&
+    [job['id'], job['agent'], job['action'], job['generation_id']].every(
+      (field) => typeof field === 'string' && field !== '',
+    )
   );
 }

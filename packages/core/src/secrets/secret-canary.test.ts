@@ -77,7 +77,7 @@ describe('secret answers', () => {
         },
       ],
     });
-    expect(JSON.stringify(second.checkpoint?.completed_results.c_verify)).toContain(
+    expect(JSON.stringify(second.checkpoint?.completed_results['c_verify'])).toContain(
       'verification failed for token [FILTERED]',
     );
     expect(failure).toBeInstanceOf(Error);

@@ -18,9 +18,9 @@ export interface GenerationTraceInfo {
   model: string;
   resumed: boolean;
   /** The paused run's trace context (from the checkpoint): the new root links to it. */
-  linkedTraceparent?: string;
+  linkedTraceparent?: string | undefined;
   /** The caller's trace context (a job's NATS headers): the new root becomes its child. */
-  parentTraceparent?: string;
+  parentTraceparent?: string | undefined;
 }
 
 export interface GenerationTrace {

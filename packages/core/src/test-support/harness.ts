@@ -61,7 +61,7 @@ export function resumeJobOf(
     action: 'handle',
     params,
     generation_id: paused.generationId,
-    checkpoint: throughJson(paused.checkpoint),
+    ...(paused.checkpoint !== undefined && { checkpoint: throughJson(paused.checkpoint) }),
     answers,
   };
 }

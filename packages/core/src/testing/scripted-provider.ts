@@ -96,7 +96,7 @@ export function scriptedProvider(
       return turn
         .flatMap((message) => blocksOf(message))
         .filter((block) => block.type === 'tool_use')
-        .map((block) => ({ id: String(block.id), name: String(block.name), arguments: block.input }));
+        .map((block) => ({ id: String(block['id']), name: String(block['name']), arguments: block['input'] }));
     },
     async call(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
       const recorded: RecordedModelRequest = structuredClone({

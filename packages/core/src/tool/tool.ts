@@ -75,7 +75,7 @@ export function tool<Schema extends z.ZodType>(definition: ToolDefinition<Schema
     throw new TypeError(`Tool ${definition.name} needs a zod schema as input`);
   }
   const inputSchema = z.toJSONSchema(definition.input, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  delete inputSchema.$schema;
+  delete inputSchema['$schema'];
   return {
     name: definition.name,
     description: definition.description,

@@ -19,7 +19,7 @@ describe('canonicalJson', () => {
 
   it('throws for a value with no JSON form', () => {
     const cycle: Record<string, unknown> = {};
-    cycle.self = cycle;
+    cycle['self'] = cycle;
     expect(() => canonicalJson(cycle)).toThrow();
   });
 });

@@ -138,7 +138,7 @@ describe('anthropic adapter on the wire', () => {
     expect(response.finishReason).toBe('pause');
     expect(response.rawFinishReason).toBe('pause_turn');
     expect(response.toolCalls).toEqual([]);
-    expect(response.messages).toEqual([{ role: 'assistant', content: fixture.content }]);
+    expect(response.messages).toEqual([{ role: 'assistant', content: fixture['content'] }]);
   });
 
   it.each([
@@ -154,7 +154,7 @@ describe('anthropic adapter on the wire', () => {
       server.enqueue('/v1/messages', { raw, contentType: 'text/event-stream' }, { json: fixtures.json('refund-done') });
       const streamed = await adapter.call(request(), { stream: true });
       const content = (streamed.messages[0] as { content: Record<string, unknown>[] }).content;
-      expect(content.find((block) => block.type === type)).toMatchObject(expected);
+      expect(content.find((block) => block['type'] === type)).toMatchObject(expected);
       const history = [
         ...adapter.userMessages('Refund order 42'),
         ...streamed.messages,

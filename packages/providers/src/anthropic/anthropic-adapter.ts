@@ -46,7 +46,7 @@ export interface AnthropicOptions extends AnthropicClientOptions {
   now?: () => Date;
 }
 
-/** How many `pause_turn` continuations in a row the loop follows before it stops (DESIGN §10). */
+/** How many `pause_turn` continuations in a row the loop follows before it stops. */
 export const ANTHROPIC_MAX_CONTINUATIONS = 10;
 
 /**

@@ -60,7 +60,7 @@ describe('withCacheBreakpoint', () => {
     const before = frozenCopy(messages);
     const sent = withCacheBreakpoint(messages);
     const marked = sent.map((message) =>
-      (message.content as unknown as Record<string, unknown>[]).some((block) => block.cache_control !== undefined),
+      (message.content as unknown as Record<string, unknown>[]).some((block) => block['cache_control'] !== undefined),
     );
     expect(marked).toEqual([false, false, true, true, true, true]);
     expect(messages).toEqual(before);

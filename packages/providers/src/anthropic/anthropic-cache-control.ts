@@ -39,8 +39,8 @@ function contentBlocks(message: MessageParam): Record<string, unknown>[] {
 function findCacheableBlock(blocks: readonly Record<string, unknown>[]): number {
   for (let index = blocks.length - 1; index >= 0; index -= 1) {
     const block = blocks[index];
-    if (block === undefined || block.type === 'thinking' || block.type === 'redacted_thinking') continue;
-    if (block.type === 'text' && block.text === '') continue;
+    if (block === undefined || block['type'] === 'thinking' || block['type'] === 'redacted_thinking') continue;
+    if (block['type'] === 'text' && block['text'] === '') continue;
     return index;
   }
   return -1;
@@ -56,7 +56,7 @@ function capBreakpoints(messages: MessageParam[], limit: number): MessageParam[]
     let copied: Record<string, unknown>[] | undefined;
     for (let blockIndex = blocks.length - 1; blockIndex >= 0; blockIndex -= 1) {
       const block = blocks[blockIndex];
-      if (!isRecord(block) || block.cache_control == null) continue;
+      if (!isRecord(block) || block['cache_control'] == null) continue;
       if (remaining > 0) {
         remaining -= 1;
         continue;

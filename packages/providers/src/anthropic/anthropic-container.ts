@@ -12,8 +12,8 @@ import { isRecord } from './convert-to-anthropic-messages.js';
 export function latestContainerId(messages: readonly ProviderMessage[], now: Date): string | undefined {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
-    if (!isRecord(message) || !isRecord(message.container)) continue;
-    const { id, expires_at: expiresAt } = message.container;
+    if (!isRecord(message) || !isRecord(message['container'])) continue;
+    const { id, expires_at: expiresAt } = message['container'];
     if (typeof id !== 'string') continue;
     if (typeof expiresAt === 'string' && Date.parse(expiresAt) <= now.getTime()) return undefined;
     return id;

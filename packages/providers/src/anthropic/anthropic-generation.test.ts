@@ -77,15 +77,15 @@ describeAdapterGenerationSuite({
             ],
           },
         ],
-        tools: first.tools,
+        tools: first['tools'],
         ...(stream ? { stream: true } : {}),
       });
-      expect((first.tools as { name: string }[]).map((tool) => tool.name)).toEqual([
+      expect((first['tools'] as { name: string }[]).map((tool) => tool.name)).toEqual([
         'lookup_order',
         'issue_refund',
         'close_account',
       ]);
-      expect((first.tools as unknown[])[0]).toEqual({
+      expect((first['tools'] as unknown[])[0]).toEqual({
         name: 'lookup_order',
         description: 'Find an order by id',
         input_schema: {

@@ -132,6 +132,6 @@ describe.each([false, true])('pause_turn continuations (stream: %s)', (stream) =
       { role: 'assistant', content: pausedTurn.content },
       { role: 'assistant', content: fixtures.json<Message>('refund-tool-use').content },
     ]);
-    expect(resumed[3]?.content.map((block) => block.tool_use_id)).toEqual(['toolu_01Lookup', 'toolu_02Refund']);
+    expect(resumed[3]?.content.map((block) => block['tool_use_id'])).toEqual(['toolu_01Lookup', 'toolu_02Refund']);
   });
 });

@@ -24,10 +24,10 @@ export function createStreamBlockAssembler() {
       if (event.type === 'content_block_start') types.set(event.index, event.content_block.type);
       if (event.type !== 'content_block_delta') return;
       const delta = event.delta as unknown as Record<string, unknown>;
-      if (delta.type === 'input_json_delta' && !ASSEMBLED_BY_SDK.has(types.get(event.index) ?? '')) {
-        inputs.set(event.index, `${inputs.get(event.index) ?? ''}${String(delta.partial_json ?? '')}`);
+      if (delta['type'] === 'input_json_delta' && !ASSEMBLED_BY_SDK.has(types.get(event.index) ?? '')) {
+        inputs.set(event.index, `${inputs.get(event.index) ?? ''}${String(delta['partial_json'] ?? '')}`);
       }
-      if (delta.type === 'compaction_delta') {
+      if (delta['type'] === 'compaction_delta') {
         const { type: _type, ...fields } = delta;
         assigned.set(event.index, { ...assigned.get(event.index), ...fields });
       }

@@ -66,15 +66,15 @@ export function fromAnthropicResponse(message: AnthropicMessage): StoredAnthropi
 export function readAnthropicToolCalls(messages: readonly ProviderMessage[]): ToolCall[] {
   const calls: ToolCall[] = [];
   for (const message of messages) {
-    if (!isRecord(message) || message.role !== 'assistant' || !Array.isArray(message.content)) continue;
-    for (const block of message.content) {
+    if (!isRecord(message) || message['role'] !== 'assistant' || !Array.isArray(message['content'])) continue;
+    for (const block of message['content']) {
       if (
         isRecord(block) &&
-        block.type === 'tool_use' &&
-        typeof block.id === 'string' &&
-        typeof block.name === 'string'
+        block['type'] === 'tool_use' &&
+        typeof block['id'] === 'string' &&
+        typeof block['name'] === 'string'
       ) {
-        calls.push({ id: block.id, name: block.name, arguments: block.input ?? {} });
+        calls.push({ id: block['id'], name: block['name'], arguments: block['input'] ?? {} });
       }
     }
   }

@@ -25,7 +25,7 @@ export function parseAnthropicResponse(raw: unknown): ModelResponse {
   const toolCalls: ToolCall[] = [];
   const texts: string[] = [];
   for (const block of message.content) {
-    if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+    if (block.type === 'text' && typeof block['text'] === 'string') texts.push(block['text']);
     if (block.type !== 'tool_use') continue;
     const toolUse = anthropicToolUseBlockSchema.safeParse(block);
     if (!toolUse.success) throw invalidResponse('a tool_use block without an id or name', toolUse.error);

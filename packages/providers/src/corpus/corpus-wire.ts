@@ -55,10 +55,10 @@ export function readExchangeBody(api: CorpusApi, body: string, streamed: boolean
 export function conversationOf(api: CorpusApi, body: Record<string, unknown>): Record<string, unknown> {
   switch (api) {
     case 'anthropic':
-      return { system: body.system, messages: body.messages };
+      return { system: body['system'], messages: body['messages'] };
     case 'openai-chat':
-      return { messages: body.messages };
+      return { messages: body['messages'] };
     case 'openai-responses':
-      return { instructions: body.instructions, input: body.input };
+      return { instructions: body['instructions'], input: body['input'] };
   }
 }

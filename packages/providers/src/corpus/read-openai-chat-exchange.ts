@@ -33,18 +33,18 @@ export function readOpenAIChatExchange(body: string, streamed: boolean): ReadTur
 }
 
 function readJson(body: Json): ReadTurn {
-  const choice = ((body.choices as Json[] | undefined) ?? [])[0] ?? {};
-  const message = (choice.message as Json | undefined) ?? {};
-  const calls = ((message.tool_calls as Json[] | undefined) ?? []).map((call) => {
+  const choice = ((body['choices'] as Json[] | undefined) ?? [])[0] ?? {};
+  const message = (choice['message'] as Json | undefined) ?? {};
+  const calls = ((message['tool_calls'] as Json[] | undefined) ?? []).map((call) => {
     const { id, function: fn, type: _type, index: _index, ...extra } = call as Json & { function: Json };
-    return { id: String(id ?? ''), name: String(fn.name), arguments: String(fn.arguments ?? ''), extra };
+    return { id: String(id ?? ''), name: String(fn['name']), arguments: String(fn['arguments'] ?? ''), extra };
   });
   return turn({
-    text: typeof message.content === 'string' ? message.content : '',
+    text: typeof message['content'] === 'string' ? message['content'] : '',
     calls,
-    stopReason: choice.finish_reason,
-    id: firstNonEmpty(undefined, body.id),
-    model: firstNonEmpty(undefined, body.model),
+    stopReason: choice['finish_reason'],
+    id: firstNonEmpty(undefined, body['id']),
+    model: firstNonEmpty(undefined, body['model']),
     fields: pick(message),
     error: undefined,
   });
@@ -58,39 +58,42 @@ function foldStream(body: string): ReadTurn {
   const fields: Json = {};
   const calls: Call[] = [];
   for (const { value: chunk } of readSseJson(body)) {
-    id = firstNonEmpty(id, chunk.id);
-    model = firstNonEmpty(model, chunk.model);
-    if (chunk.error !== undefined && chunk.error !== null) {
-      const error = chunk.error as Json;
+    id = firstNonEmpty(id, chunk['id']);
+    model = firstNonEmpty(model, chunk['model']);
+    if (chunk['error'] !== undefined && chunk['error'] !== null) {
+      const error = chunk['error'] as Json;
       return turn({ text, calls, stopReason, id, model, fields, error: readError(error) });
     }
-    const choice = ((chunk.choices as Json[] | undefined) ?? []).find((candidate) => (candidate.index ?? 0) === 0);
+    const choice = ((chunk['choices'] as Json[] | undefined) ?? []).find(
+      (candidate) => (candidate['index'] ?? 0) === 0,
+    );
     if (choice === undefined) continue;
-    const delta = (choice.delta as Json | null | undefined) ?? {};
-    if (typeof delta.content === 'string') text += delta.content;
+    const delta = (choice['delta'] as Json | null | undefined) ?? {};
+    if (typeof delta['content'] === 'string') text += delta['content'];
     for (const name of ['reasoning_content', 'reasoning'] as const) {
       if (typeof delta[name] === 'string') fields[name] = String(fields[name] ?? '') + delta[name];
     }
-    if (Array.isArray(delta.reasoning_details) && delta.reasoning_details.length > 0) {
-      fields.reasoning_details = mergeDetails(
-        (fields.reasoning_details as Json[] | undefined) ?? [],
-        delta.reasoning_details,
+    if (Array.isArray(delta['reasoning_details']) && delta['reasoning_details'].length > 0) {
+      fields['reasoning_details'] = mergeDetails(
+        (fields['reasoning_details'] as Json[] | undefined) ?? [],
+        delta['reasoning_details'],
       );
     }
-    if (isObject(delta.extra_content)) fields.extra_content = merge(fields.extra_content, delta.extra_content);
-    for (const piece of (delta.tool_calls as Json[] | null | undefined) ?? []) {
+    if (isObject(delta['extra_content']))
+      fields['extra_content'] = merge(fields['extra_content'], delta['extra_content']);
+    for (const piece of (delta['tool_calls'] as Json[] | null | undefined) ?? []) {
       const index = pieceIndex(calls, piece);
       const call = calls[index] ?? { id: '', name: '', arguments: '', extra: {} };
       calls[index] = call;
-      const fn = (piece.function as Json | undefined) ?? {};
+      const fn = (piece['function'] as Json | undefined) ?? {};
       // Only a call's first piece names it; Qwen repeats `"id": ""` on every later piece.
-      call.id = firstNonEmpty(call.id, piece.id) ?? '';
-      if (typeof fn.name === 'string') call.name += fn.name;
-      if (typeof fn.arguments === 'string') call.arguments += fn.arguments;
-      if (isObject(piece.extra_content))
-        call.extra.extra_content = merge(call.extra.extra_content, piece.extra_content);
+      call.id = firstNonEmpty(call.id, piece['id']) ?? '';
+      if (typeof fn['name'] === 'string') call.name += fn['name'];
+      if (typeof fn['arguments'] === 'string') call.arguments += fn['arguments'];
+      if (isObject(piece['extra_content']))
+        call.extra['extra_content'] = merge(call.extra['extra_content'], piece['extra_content']);
     }
-    if (choice.finish_reason !== null && choice.finish_reason !== undefined) stopReason = choice.finish_reason;
+    if (choice['finish_reason'] !== null && choice['finish_reason'] !== undefined) stopReason = choice['finish_reason'];
   }
   return turn({ text, calls, stopReason, id, model, fields, error: undefined });
 }
@@ -107,7 +110,7 @@ function turn(parts: {
   const replayed: ChatReplayed = {
     fields: parts.fields,
     toolCalls: parts.calls.map((call) =>
-      isObject(call.extra.extra_content) ? { extra_content: call.extra.extra_content } : {},
+      isObject(call.extra['extra_content']) ? { extra_content: call.extra['extra_content'] } : {},
     ),
   };
   return {
@@ -123,9 +126,10 @@ function turn(parts: {
 
 /** Pieces name their call by `index`; without one, a new id opens a call and anything else continues the last. */
 function pieceIndex(calls: readonly Call[], piece: Json): number {
-  if (typeof piece.index === 'number') return piece.index;
+  if (typeof piece['index'] === 'number') return piece['index'];
   const last = calls.at(-1);
-  const opens = last === undefined || (typeof piece.id === 'string' && piece.id !== '' && piece.id !== last.id);
+  const opens =
+    last === undefined || (typeof piece['id'] === 'string' && piece['id'] !== '' && piece['id'] !== last.id);
   return opens ? calls.length : calls.length - 1;
 }
 
@@ -138,9 +142,9 @@ function pick(message: Json): Json {
 
 function readError(error: Json): NonNullable<ReadTurn['error']> {
   return {
-    code: error.code,
-    ...(typeof error.type === 'string' ? { type: error.type } : {}),
-    ...(typeof error.message === 'string' ? { message: error.message } : {}),
+    code: error['code'],
+    ...(typeof error['type'] === 'string' ? { type: error['type'] } : {}),
+    ...(typeof error['message'] === 'string' ? { message: error['message'] } : {}),
   };
 }
 
@@ -148,7 +152,7 @@ function readError(error: Json): NonNullable<ReadTurn['error']> {
 function mergeDetails(details: Json[], pieces: Json[]): Json[] {
   const merged = details.map((detail) => ({ ...detail }));
   for (const piece of pieces) {
-    const target = merged.find((detail) => detail.index === piece.index);
+    const target = merged.find((detail) => detail['index'] === piece['index']);
     if (target === undefined) {
       merged.push({ ...piece });
       continue;

@@ -16,42 +16,42 @@ export function readOpenAIResponsesExchange(body: string, streamed: boolean): Re
   const done: Json[] = [];
   let created: Json | undefined;
   for (const { value: event } of readSseJson(body)) {
-    if (event.type === 'response.created') created = event.response as Json;
-    if (event.type === 'response.output_item.done') done[event.output_index as number] = event.item as Json;
-    if (event.type === 'response.completed' || event.type === 'response.incomplete') {
-      const response = event.response as Json;
-      const output = (response.output as Json[] | undefined) ?? [];
+    if (event['type'] === 'response.created') created = event['response'] as Json;
+    if (event['type'] === 'response.output_item.done') done[event['output_index'] as number] = event['item'] as Json;
+    if (event['type'] === 'response.completed' || event['type'] === 'response.incomplete') {
+      const response = event['response'] as Json;
+      const output = (response['output'] as Json[] | undefined) ?? [];
       return readResponse({ ...response, output: output.length > 0 ? output : done.filter(Boolean) }, undefined);
     }
     // The reference documents `code` and `message` on the event; the API was recorded nesting them in `error`.
-    if (event.type === 'error')
-      return readResponse(created ?? {}, readError((event.error as Json | undefined) ?? event));
-    if (event.type === 'response.failed')
-      return readResponse(event.response as Json, readError((event.response as Json).error as Json));
+    if (event['type'] === 'error')
+      return readResponse(created ?? {}, readError((event['error'] as Json | undefined) ?? event));
+    if (event['type'] === 'response.failed')
+      return readResponse(event['response'] as Json, readError((event['response'] as Json)['error'] as Json));
   }
   return readResponse(created ?? {}, undefined);
 }
 
 function readResponse(response: Json, error: ReadTurn['error']): ReadTurn {
-  const output = (response.output as Json[] | undefined) ?? [];
+  const output = (response['output'] as Json[] | undefined) ?? [];
   let text = '';
   for (const item of output) {
-    if (item.type !== 'message') continue;
-    for (const part of (item.content as Json[] | undefined) ?? [])
-      if (part.type === 'output_text') text += String(part.text);
+    if (item['type'] !== 'message') continue;
+    for (const part of (item['content'] as Json[] | undefined) ?? [])
+      if (part['type'] === 'output_text') text += String(part['text']);
   }
   return {
     text,
     toolCalls: output
-      .filter((item) => item.type === 'function_call')
+      .filter((item) => item['type'] === 'function_call')
       .map((item) => ({
-        id: String(item.call_id ?? ''),
-        name: String(item.name),
-        arguments: parseArguments(item.arguments),
+        id: String(item['call_id'] ?? ''),
+        name: String(item['name']),
+        arguments: parseArguments(item['arguments']),
       })),
-    stopReason: typeof response.status === 'string' ? response.status : undefined,
-    responseId: firstNonEmpty(undefined, response.id),
-    responseModel: firstNonEmpty(undefined, response.model),
+    stopReason: typeof response['status'] === 'string' ? response['status'] : undefined,
+    responseId: firstNonEmpty(undefined, response['id']),
+    responseModel: firstNonEmpty(undefined, response['model']),
     error,
     replayed: output,
   };
@@ -59,8 +59,8 @@ function readResponse(response: Json, error: ReadTurn['error']): ReadTurn {
 
 function readError(error: Json | undefined): NonNullable<ReadTurn['error']> {
   return {
-    code: error?.code,
-    ...(typeof error?.type === 'string' && error.type !== 'error' ? { type: error.type } : {}),
-    ...(typeof error?.message === 'string' ? { message: error.message } : {}),
+    code: error?.['code'],
+    ...(typeof error?.['type'] === 'string' && error['type'] !== 'error' ? { type: error['type'] } : {}),
+    ...(typeof error?.['message'] === 'string' ? { message: error['message'] } : {}),
   };
 }

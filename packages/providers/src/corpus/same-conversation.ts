@@ -42,14 +42,15 @@ function cut(conversation: Record<string, unknown>, tail: number | undefined): R
  */
 function documentedSame(api: CorpusApi, conversation: Record<string, unknown>): Record<string, unknown> {
   const copy = structuredClone(conversation);
-  const items = (copy.messages ?? copy.input ?? []) as Record<string, unknown>[];
+  const items = (copy['messages'] ?? copy['input'] ?? []) as Record<string, unknown>[];
   for (const item of items) {
-    if (api === 'openai-chat' && item.role === 'assistant' && item.content === null) delete item.content;
-    if (api === 'openai-responses' && item.type === 'function_call') delete item.status;
+    if (api === 'openai-chat' && item['role'] === 'assistant' && item['content'] === null) delete item['content'];
+    if (api === 'openai-responses' && item['type'] === 'function_call') delete item['status'];
     if (api !== 'anthropic') continue;
-    if (item.role === 'user' && typeof item.content === 'string') item.content = [{ type: 'text', text: item.content }];
-    for (const block of Array.isArray(item.content) ? (item.content as Record<string, unknown>[]) : []) {
-      if (block.type === 'tool_result' && block.is_error === false) delete block.is_error;
+    if (item['role'] === 'user' && typeof item['content'] === 'string')
+      item['content'] = [{ type: 'text', text: item['content'] }];
+    for (const block of Array.isArray(item['content']) ? (item['content'] as Record<string, unknown>[]) : []) {
+      if (block['type'] === 'tool_result' && block['is_error'] === false) delete block['is_error'];
     }
   }
   return copy;

@@ -45,11 +45,11 @@ describe.each([false, true])('openaiChat call (stream: %s)', (stream) => {
     });
 
     const body = server.requests[0]?.body as Record<string, unknown>;
-    expect(body.messages).toEqual([
+    expect(body['messages']).toEqual([
       { role: 'developer', content: 'You resolve support tickets.' },
       { role: 'user', content: 'Resolve ticket 42' },
     ]);
-    expect(body.tools).toEqual([
+    expect(body['tools']).toEqual([
       {
         type: 'function',
         function: { name: 'lookup_order', description: 'Look an order up', parameters: tools[0]?.inputSchema },
@@ -59,8 +59,8 @@ describe.each([false, true])('openaiChat call (stream: %s)', (stream) => {
         function: { name: 'issue_refund', description: 'Refund part of an order', parameters: tools[1]?.inputSchema },
       },
     ]);
-    expect(body.tool_choice).toEqual({ type: 'function', function: { name: 'lookup_order' } });
-    expect(body.stream).toBe(stream ? true : undefined);
+    expect(body['tool_choice']).toEqual({ type: 'function', function: { name: 'lookup_order' } });
+    expect(body['stream']).toBe(stream ? true : undefined);
 
     expect(response.toolCalls).toEqual([
       { id: 'call_lookup_1', name: 'lookup_order', arguments: { order_id: 42 } },
@@ -243,7 +243,7 @@ describe('openaiChat messages', () => {
     server.enqueue(path, fixtures.reply('refund-final-text', false));
     await adapter().call(request({ instructions: undefined, tools: [], toolChoice: 'required' }), { stream: false });
     const body = server.requests[0]?.body as Record<string, unknown>;
-    expect(body.messages).toEqual([{ role: 'user', content: 'Resolve ticket 42' }]);
+    expect(body['messages']).toEqual([{ role: 'user', content: 'Resolve ticket 42' }]);
     expect(body).not.toHaveProperty('tools');
     expect(body).not.toHaveProperty('tool_choice');
   });

@@ -12,9 +12,9 @@ type Body = Record<string, unknown> & { messages: Record<string, unknown>[] };
 
 /** A message as a short label: `developer`, `assistant:lookup_order+issue_refund`, `tool:call_refund_1`. */
 const label = (message: Record<string, unknown>) => {
-  if (message.role === 'tool') return `tool:${String(message.tool_call_id)}`;
-  const calls = message.tool_calls as { function: { name: string } }[] | undefined;
-  return calls ? `assistant:${calls.map((call) => call.function.name).join('+')}` : String(message.role);
+  if (message['role'] === 'tool') return `tool:${String(message['tool_call_id'])}`;
+  const calls = message['tool_calls'] as { function: { name: string } }[] | undefined;
+  return calls ? `assistant:${calls.map((call) => call.function.name).join('+')}` : String(message['role']);
 };
 const streamFields = (stream: boolean) => (stream ? { stream: true, stream_options: { include_usage: true } } : {});
 const storedTurn = () =>
@@ -58,10 +58,10 @@ describeAdapterGenerationSuite({
           { role: 'tool', tool_call_id: 'call_lookup_1', content: lookupResult },
           { role: 'tool', tool_call_id: 'call_refund_1', content: '{"refunded":25}' },
         ],
-        tools: first.tools,
+        tools: first['tools'],
         ...streamFields(stream),
       });
-      expect((first.tools as unknown[])[0]).toEqual({
+      expect((first['tools'] as unknown[])[0]).toEqual({
         type: 'function',
         function: {
           name: 'lookup_order',

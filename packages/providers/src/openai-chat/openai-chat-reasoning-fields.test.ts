@@ -22,7 +22,7 @@ describe('reasoning fields a compatible server needs back', () => {
       ],
     });
     collector.add({ reasoning_details: [{ ...detail, signature: 'sig' }] });
-    expect(collector.fields().reasoning_details).toEqual([
+    expect(collector.fields()['reasoning_details']).toEqual([
       { ...detail, text: 'Refund it.', signature: 'sig' },
       { type: 'reasoning.encrypted', data: 'x', index: 1 },
     ]);

@@ -45,11 +45,12 @@ export function createReplayedFieldsCollector() {
         const piece = delta[name];
         if (typeof piece === 'string') fields[name] = `${typeof fields[name] === 'string' ? fields[name] : ''}${piece}`;
       }
-      const details = delta.reasoning_details;
+      const details = delta['reasoning_details'];
       if (Array.isArray(details) && details.length > 0) {
-        fields.reasoning_details = mergeReasoningDetails(fields.reasoning_details, details);
+        fields['reasoning_details'] = mergeReasoningDetails(fields['reasoning_details'], details);
       }
-      if (isRecord(delta.extra_content)) fields.extra_content = mergeObjects(fields.extra_content, delta.extra_content);
+      if (isRecord(delta['extra_content']))
+        fields['extra_content'] = mergeObjects(fields['extra_content'], delta['extra_content']);
     },
     fields: (): ReplayedFields => fields,
   };
@@ -59,7 +60,7 @@ function mergeReasoningDetails(current: unknown, pieces: unknown[]): Record<stri
   const merged = Array.isArray(current) ? (current as Record<string, unknown>[]) : [];
   for (const piece of pieces) {
     if (!isRecord(piece)) continue;
-    const target = merged.find((detail) => detail.index === piece.index);
+    const target = merged.find((detail) => detail['index'] === piece['index']);
     if (target === undefined) {
       merged.push({ ...piece });
       continue;

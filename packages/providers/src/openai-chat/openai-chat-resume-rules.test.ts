@@ -34,7 +34,7 @@ describe.each([false, true])('openaiChat tool choice and resume checks (stream: 
     const { agent } = createForcedRefundAgent(chat(), 'required');
     server.enqueue(path, fixtures.reply('refund-tool-calls', stream));
     await runToStop(agent.handle({ ticketId: 42 }), { stream });
-    expect(bodies()[0]?.tool_choice).toBe('required');
+    expect(bodies()[0]?.['tool_choice']).toBe('required');
   });
 
   it('refuses a checkpoint taken with another model, before any request', async () => {

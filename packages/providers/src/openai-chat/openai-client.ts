@@ -5,13 +5,13 @@ export interface OpenAIClientOptions {
   /** The model name, as the endpoint knows it (an Azure deployment, an OpenRouter slug, an Ollama tag). */
   model: string;
   /** Defaults to `OPENAI_API_KEY`, as the SDK does. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Any compatible endpoint, including `/v1` (`http://localhost:11434/v1` for Ollama). */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /** A ready SDK client (`new AzureOpenAI(...)`, custom headers or fetch). Wins over `apiKey`, `baseURL` and `maxRetries`. */
-  client?: OpenAI;
+  client?: OpenAI | undefined;
   /** The SDK's own retries with backoff on 408/409/429/5xx and connection errors. Default 2. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
 }
 
 /**

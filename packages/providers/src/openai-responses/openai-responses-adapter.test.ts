@@ -34,9 +34,9 @@ describe.each([false, true])('openaiResponses call (stream: %s)', (stream) => {
     await adapter({ store: false }).call(request({ toolChoice: { type: 'tool', name: 'lookup_order' } }), { stream });
 
     const body = server.requests[0]?.body as Record<string, unknown>;
-    expect(body.instructions).toBe('You resolve support tickets.');
-    expect(body.input).toEqual([{ role: 'user', content: 'Resolve ticket 42' }]);
-    expect(body.tools).toEqual([
+    expect(body['instructions']).toBe('You resolve support tickets.');
+    expect(body['input']).toEqual([{ role: 'user', content: 'Resolve ticket 42' }]);
+    expect(body['tools']).toEqual([
       {
         type: 'function',
         name: 'lookup_order',
@@ -45,10 +45,10 @@ describe.each([false, true])('openaiResponses call (stream: %s)', (stream) => {
         strict: false,
       },
     ]);
-    expect(body.tool_choice).toEqual({ type: 'function', name: 'lookup_order' });
-    expect(body.store).toBe(false);
-    expect(body.include).toEqual(['reasoning.encrypted_content']);
-    expect(body.stream).toBe(stream ? true : undefined);
+    expect(body['tool_choice']).toEqual({ type: 'function', name: 'lookup_order' });
+    expect(body['store']).toBe(false);
+    expect(body['include']).toEqual(['reasoning.encrypted_content']);
+    expect(body['stream']).toBe(stream ? true : undefined);
   });
 
   it('returns every output item of the turn in order, reasoning included, and the calls by call_id', async () => {

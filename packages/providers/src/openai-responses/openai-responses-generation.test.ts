@@ -50,7 +50,7 @@ describeAdapterGenerationSuite({
     },
     refundDone(_stops, { stream, bodies }) {
       const [first = { input: [] }, resumed] = bodies() as Body[];
-      expect(first.instructions).toBe(SUPPORT_INSTRUCTIONS);
+      expect(first['instructions']).toBe(SUPPORT_INSTRUCTIONS);
       expect(resumed).toEqual({
         model: MODEL,
         instructions: SUPPORT_INSTRUCTIONS,
@@ -60,10 +60,10 @@ describeAdapterGenerationSuite({
           { type: 'function_call_output', call_id: 'call_lookup_1', output: lookupResult },
           { type: 'function_call_output', call_id: 'call_refund_1', output: '{"refunded":25}' },
         ],
-        tools: first.tools,
+        tools: first['tools'],
         ...fixedFields(stream),
       });
-      expect((first.tools as unknown[])[1]).toEqual({
+      expect((first['tools'] as unknown[])[1]).toEqual({
         type: 'function',
         name: 'issue_refund',
         description: 'Refund part of an order',

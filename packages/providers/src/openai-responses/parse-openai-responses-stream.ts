@@ -36,7 +36,7 @@ export async function readOpenAIResponsesStream(
   const doneItems: OpenAIResponsesItem[] = [];
   // Calls are named as they complete, the way the whole answer will name them at the end.
   const ids = createToolCallIds(turn);
-  let final: { output?: unknown[] } | undefined;
+  let final: { output?: unknown[] | undefined } | undefined;
   try {
     for await (const raw of events) {
       const type = (raw as { type?: unknown } | null)?.type;

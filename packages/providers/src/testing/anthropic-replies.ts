@@ -11,16 +11,16 @@ type Block = Record<string, unknown>;
  * @see https://docs.anthropic.com/en/docs/build-with-claude/streaming#event-types
  */
 export function anthropicStreamEvents(message: Block): Block[] {
-  const content = (message.content as Block[] | undefined) ?? [];
-  const usage = (message.usage as Block | undefined) ?? { input_tokens: 1, output_tokens: 1 };
+  const content = (message['content'] as Block[] | undefined) ?? [];
+  const usage = (message['usage'] as Block | undefined) ?? { input_tokens: 1, output_tokens: 1 };
   const events: Block[] = [
     {
       type: 'message_start',
       message: {
-        id: message.id ?? 'msg_stream',
+        id: message['id'] ?? 'msg_stream',
         type: 'message',
         role: 'assistant',
-        model: message.model ?? 'claude-test',
+        model: message['model'] ?? 'claude-test',
         content: [],
         stop_reason: null,
         stop_sequence: null,
@@ -34,11 +34,11 @@ export function anthropicStreamEvents(message: Block): Block[] {
   events.push({
     type: 'message_delta',
     delta: {
-      stop_reason: message.stop_reason ?? 'end_turn',
+      stop_reason: message['stop_reason'] ?? 'end_turn',
       stop_sequence: null,
-      ...(message.container ? { container: message.container } : {}),
+      ...(message['container'] ? { container: message['container'] } : {}),
     },
-    usage: { output_tokens: usage.output_tokens ?? 1 },
+    usage: { output_tokens: usage['output_tokens'] ?? 1 },
   });
   events.push({ type: 'message_stop' });
   return events;
@@ -48,8 +48,8 @@ function blockEvents(block: Block, index: number): Block[] {
   const start = (contentBlock: Block): Block => ({ type: 'content_block_start', index, content_block: contentBlock });
   const delta = (value: Block): Block => ({ type: 'content_block_delta', index, delta: value });
   const stop: Block = { type: 'content_block_stop', index };
-  if (block.type === 'text') {
-    const [first, second] = halves(String(block.text ?? ''));
+  if (block['type'] === 'text') {
+    const [first, second] = halves(String(block['text'] ?? ''));
     const { text: _text, ...rest } = block;
     return [
       start({ ...rest, text: '' }),
@@ -58,8 +58,8 @@ function blockEvents(block: Block, index: number): Block[] {
       stop,
     ];
   }
-  if (block.type === 'tool_use' || block.type === 'server_tool_use') {
-    const [first, second] = halves(JSON.stringify(block.input ?? {}));
+  if (block['type'] === 'tool_use' || block['type'] === 'server_tool_use') {
+    const [first, second] = halves(JSON.stringify(block['input'] ?? {}));
     return [
       start({ ...block, input: {} }),
       delta({ type: 'input_json_delta', partial_json: first }),
@@ -67,11 +67,11 @@ function blockEvents(block: Block, index: number): Block[] {
       stop,
     ];
   }
-  if (block.type === 'thinking') {
+  if (block['type'] === 'thinking') {
     return [
       start({ ...block, thinking: '', signature: '' }),
-      delta({ type: 'thinking_delta', thinking: String(block.thinking ?? '') }),
-      delta({ type: 'signature_delta', signature: String(block.signature ?? '') }),
+      delta({ type: 'thinking_delta', thinking: String(block['thinking'] ?? '') }),
+      delta({ type: 'signature_delta', signature: String(block['signature'] ?? '') }),
       stop,
     ];
   }

@@ -43,7 +43,7 @@ export function itClearsForcedToolChoice(check: ForcedToolChoiceCheck): void {
     });
     expect(runs).toEqual({ lookup_order: 1, issue_refund: 1 });
     const [first, resumed] = server.requests.map((request) => request.body as Record<string, unknown>);
-    expect(first?.tool_choice).toEqual(check.sentToolChoice);
+    expect(first?.['tool_choice']).toEqual(check.sentToolChoice);
     expect(resumed).not.toHaveProperty('tool_choice');
   });
 }

@@ -1,0 +1,247 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { anthropicReply, createWireServer } from '@interlude/providers/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConsumerProject, installConsumer } from './consumer-project.js';
+import { compilerErrors, isUpstreamDeclarationError, UPSTREAM_DECLARATION_ERRORS } from './declaration-errors.js';
+import {
+  type PackedPackage,
+  PUBLISHED_PACKAGES,
+  packWorkspace,
+  tarballEntries,
+  WORKSPACE_ROOT,
+} from './pack-workspace.js';
+import { exportTargets, reachableFiles } from './reachable-files.js';
+
+/** What a package ships beside `dist/`, `README.md`, `LICENSE` and `package.json`, and why. */
+const OTHER_SHIPPED_FILES: Record<string, string[]> = {
+  // The nats-server roles its README links to and tells operators to include.
+  bus: ['nats/interlude-roles.conf'],
+};
+
+/** Entry points whose imports need an optional peer: checked in a second application that installs it. */
+const NEEDS_OPTIONAL_PEERS: Record<string, string[]> = {
+  '@interlude/bus/testing': ['vitest@4.1.12'],
+  '@interlude/telemetry/testing': ['@opentelemetry/api@1.9.1', '@opentelemetry/sdk-trace-base@2.12.1'],
+};
+
+const TOOLCHAIN = ['typescript@5.9.3', '@types/node@20.19.43'];
+
+interface PackedManifest {
+  name: string;
+  license?: string;
+  description?: string;
+  engines?: Record<string, string>;
+  exports: Record<string, unknown>;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+
+let scratch: string;
+let packed: Record<string, PackedPackage>;
+let manifests: Record<string, PackedManifest>;
+let application: ConsumerProject;
+let testSuite: ConsumerProject;
+/** The two strict compiles run side by side (tsc is single-threaded); the tests await their output. */
+let applicationCompiled: Promise<{ exitCode: number; output: string }>;
+let testSuiteCompiled: Promise<{ exitCode: number; output: string }>;
+
+/** `import * as` every entry point in `specifiers`, and print how many names each exports. */
+function importEveryEntryPoint(specifiers: string[]): string {
+  const lines = specifiers.map((specifier, index) => `import * as entry${index} from '${specifier}';`);
+  const table = specifiers.map((specifier, index) => `  ['${specifier}', Object.keys(entry${index}).length],`);
+  return `${lines.join('\n')}\n\nconst exported: [string, number][] = [\n${table.join('\n')}\n];\nfor (const [specifier, count] of exported) console.log(specifier, count);\n`;
+}
+
+function entryPoints(manifest: PackedManifest): string[] {
+  return Object.keys(manifest.exports)
+    .filter((subpath) => subpath !== './package.json')
+    .map((subpath) => (subpath === '.' ? manifest.name : `${manifest.name}${subpath.slice(1)}`));
+}
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'interlude-consumer-'));
+  packed = await packWorkspace(scratch);
+  manifests = {};
+  for (const name of PUBLISHED_PACKAGES) {
+    const tarball = packed[name]?.tarball as string;
+    manifests[name] = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
+  }
+  const tarballs = PUBLISHED_PACKAGES.map((name) => packed[name]?.tarball as string);
+  [application, testSuite] = await Promise.all([
+    // A user who already runs @opentelemetry/api 1.10.0 adds every package: must not fail with ERESOLVE.
+    installConsumer(join(scratch, 'application'), [
+      ...tarballs,
+      'zod@4.6.7',
+      '@opentelemetry/api@1.10.0',
+      ...TOOLCHAIN,
+    ]),
+    installConsumer(join(scratch, 'test-suite'), [
+      ...tarballs,
+      'zod@4.6.7',
+      ...Object.values(NEEDS_OPTIONAL_PEERS).flat(),
+      ...TOOLCHAIN,
+    ]),
+  ]);
+  const specifiers = PUBLISHED_PACKAGES.flatMap((name) => entryPoints(manifests[name] as PackedManifest));
+  await application.write(
+    'readme-example.ts',
+    readFileSync(join(WORKSPACE_ROOT, 'examples/refund-approval.ts'), 'utf8'),
+  );
+  await application.write(
+    'every-entry-point.ts',
+    importEveryEntryPoint(specifiers.filter((specifier) => !(specifier in NEEDS_OPTIONAL_PEERS))),
+  );
+  await testSuite.write('testing-entry-points.ts', importEveryEntryPoint(Object.keys(NEEDS_OPTIONAL_PEERS)));
+  applicationCompiled = application.compile();
+  testSuiteCompiled = testSuite.compile();
+}, 300_000);
+
+afterAll(async () => {
+  if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+});
+
+describe('the packed tarballs', () => {
+  it.each(PUBLISHED_PACKAGES)(
+    '@interlude/%s holds its built entry points, README and LICENSE, and nothing else',
+    async (name) => {
+      const entries = await tarballEntries(packed[name]?.tarball as string);
+      const manifest = manifests[name] as PackedManifest;
+      const expected = ['package.json', 'README.md', 'LICENSE', ...(OTHER_SHIPPED_FILES[name] ?? [])];
+      const outside = entries.filter((entry) => !expected.includes(entry) && !entry.startsWith('dist/'));
+      expect(outside).toEqual([]);
+      expect(entries).toEqual(expect.arrayContaining(expected));
+      expect(
+        entries.filter(
+          (entry) => /\.test\.|__fixtures__|test-support|\.tsbuildinfo$|\.ts$/.test(entry) && !entry.endsWith('.d.ts'),
+        ),
+      ).toEqual([]);
+      const installed = join(application.directory, 'node_modules', manifest.name);
+      const reached = reachableFiles({ directory: installed, entryPoints: exportTargets(manifest.exports) });
+      // A file no export reaches is a test helper the build picked up: exclude it in tsconfig.build.json.
+      expect(entries.filter((entry) => entry.startsWith('dist/') && !reached.has(entry))).toEqual([]);
+      expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toBe(
+        readFileSync(join(WORKSPACE_ROOT, 'LICENSE'), 'utf8'),
+      );
+    },
+  );
+
+  it.each(PUBLISHED_PACKAGES)(
+    '@interlude/%s says what it is and maps every entry point to ESM and declarations',
+    (name) => {
+      const manifest = manifests[name] as PackedManifest;
+      expect(manifest.license).toBe('MIT');
+      expect(manifest.description?.length).toBeGreaterThan(20);
+      expect(manifest.engines?.['node']).toBe('>=20.19');
+      for (const [subpath, target] of Object.entries(manifest.exports)) {
+        if (subpath === './package.json') continue;
+        expect(target, subpath).toEqual({
+          types: expect.stringMatching(/^\.\/dist\/.+\.d\.ts$/),
+          import: expect.stringMatching(/^\.\/dist\/.+\.js$/),
+        });
+      }
+      const ranges = JSON.stringify([manifest.dependencies, manifest.peerDependencies]);
+      expect(ranges).not.toContain('workspace:');
+      if (name !== 'core') expect(manifest.peerDependencies?.['@interlude/core']).toBe('^0.1.0');
+    },
+  );
+});
+
+describe('an application that installed the tarballs with npm', () => {
+  it('keeps the @opentelemetry/api it brought (1.10.0) beside @interlude/telemetry', () => {
+    const api = JSON.parse(
+      readFileSync(join(application.directory, 'node_modules/@opentelemetry/api/package.json'), 'utf8'),
+    );
+    expect(api.version).toBe('1.10.0');
+  });
+
+  it('type-checks the README example and every entry point under strict, exactOptionalPropertyTypes, noPropertyAccessFromIndexSignature and skipLibCheck: false', async () => {
+    const { output } = await applicationCompiled;
+    const errors = compilerErrors(output);
+    expect(errors.length === 0 ? output.trim() : '', 'tsc printed something that is not an error line').toBe('');
+    // Ours (node_modules/@interlude, src/) must be clean; what is left is upstream's, listed.
+    expect(errors.filter((error) => !isUpstreamDeclarationError(error))).toEqual([]);
+    const stale = UPSTREAM_DECLARATION_ERRORS.filter(
+      (known) => !errors.some((error) => error.file === known.file && error.code === known.code),
+    );
+    expect(
+      stale,
+      'an upstream declaration error no longer shows: remove it from declaration-errors.ts and the README',
+    ).toEqual([]);
+  }, 120_000);
+
+  it('imports every entry point with plain node', async () => {
+    const { stdout } = await application.node('every-entry-point');
+    const counts = stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' '));
+    expect(counts.length).toBe(
+      PUBLISHED_PACKAGES.flatMap((name) => entryPoints(manifests[name] as PackedManifest)).length -
+        Object.keys(NEEDS_OPTIONAL_PEERS).length,
+    );
+    for (const [specifier, count] of counts) expect(Number(count), specifier).toBeGreaterThan(0);
+  });
+
+  it('runs the README example with plain node: it pauses on the refund, resumes from the JSON checkpoint, and refunds once', async () => {
+    const server = await createWireServer();
+    try {
+      const toolUse = {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-5-5',
+        stop_reason: 'tool_use',
+        usage: { input_tokens: 20, output_tokens: 10 },
+        content: [{ type: 'tool_use', id: 'toolu_refund', name: 'issue_refund', input: { order_id: 42, amount: 30 } }],
+      };
+      const answer = {
+        ...toolUse,
+        id: 'msg_2',
+        stop_reason: 'end_turn',
+        content: [{ type: 'text', text: 'I refunded $30 on order 42.' }],
+      };
+      const streamed = (message: unknown) => (request: { body: unknown }) =>
+        anthropicReply(message as Record<string, unknown>, {
+          stream: (request.body as { stream?: boolean }).stream === true,
+        });
+      server.enqueue('/v1/messages', streamed(toolUse), streamed(answer));
+      const { stdout } = await application.node('readme-example', {
+        ANTHROPIC_API_KEY: 'sk-ant-example',
+        ANTHROPIC_BASE_URL: server.url,
+      });
+      expect(stdout).toBe('Refund $30 on order 42?\nI refunded $30 on order 42. [ { orderId: 42, amount: 30 } ]\n');
+      expect(server.requests.length).toBe(2);
+      const resumed = server.requests[1]?.body as { messages: { role: string; content: unknown }[] };
+      expect(resumed.messages.at(-1)).toEqual({
+        role: 'user',
+        content: [expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_refund' })],
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a test suite that installed the optional peers of the testing entry points', () => {
+  it('type-checks and imports them under the same strict options', async () => {
+    const specifiers = Object.keys(NEEDS_OPTIONAL_PEERS);
+    const { output } = await testSuiteCompiled;
+    expect(compilerErrors(output).filter((error) => !isUpstreamDeclarationError(error))).toEqual([]);
+    const { stdout } = await testSuite.node('testing-entry-points');
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' ')[0]),
+    ).toEqual(specifiers);
+  }, 120_000);
+
+  it('names only entry points that exist', () => {
+    const all = PUBLISHED_PACKAGES.flatMap((name) => entryPoints(manifests[name] as PackedManifest));
+    expect(all).toEqual(expect.arrayContaining(Object.keys(NEEDS_OPTIONAL_PEERS)));
+  });
+});
