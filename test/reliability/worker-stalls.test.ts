@@ -11,6 +11,8 @@ import { waitUntil } from '../support/reliability-wait.js';
 const ACK_WAIT_MS = 1_000;
 /** Resumes started together: two of the three workers stall, the third takes their runs over. */
 const BATCH = 2;
+/** Fewer than the SIGSTOP trials: each keeps a core busy for three ack waits on a shared machine. */
+const CPU_TRIALS = 4;
 
 let ledger: Ledger & { drop(): Promise<void> };
 let runtime: Runtime;
@@ -90,6 +92,12 @@ async function runStallTrials(options: { trials: number; stall: 'stop' | 'cpu'; 
     expect(await runtime.bus.jobs.deadLetters(queue)).toEqual([]);
     const ends: TrialEnd[] = [];
     for (const generationId of generationIds) ends.push(trialEnd(generationId, await runtime.bus.events(generationId)));
+    // Every run taken over had a holder that woke and, at its next step, was fenced out (a batch
+    // can complete while the one it stalled is still finishing its tool body).
+    const takenOver = ends.filter((end) => end.takenOver).length;
+    await waitUntil(() => current.announced('job fenced').length >= takenOver, 'every stalled holder to be fenced', {
+      timeoutMs: 30_000,
+    });
     return { generationIds, operator, ends, stopped, fencedRuns: current.announced('job fenced').length };
   } finally {
     await fleet.stop();
@@ -164,7 +172,7 @@ describe('workers stalled inside a tool past the ack wait, among 3 worker proces
     expect(asked.length).toBeGreaterThan(0);
     expect(operator.declines.sort()).toEqual(asked.map((end) => `${end.generationId}/call_refund`).sort());
     expect(operator.reruns).toEqual([]);
-    expect(fencedRuns).toBeGreaterThanOrEqual(asked.length);
+    expect(fencedRuns).toBe(ends.filter((end) => end.takenOver).length);
     recordFigure('worker_stalls_sigstop', {
       trials: 20,
       workers: 3,
@@ -184,6 +192,7 @@ describe('workers stalled inside a tool past the ack wait, among 3 worker proces
     });
     const taken = ends.filter((end) => end.takenOver);
     expect(taken.length).toBeGreaterThan(0);
+    expect(fencedRuns).toBe(taken.length);
     for (const end of taken) {
       expect(end.reranAnnounced, end.generationId).toBe(true);
       expect(end.asked, end.generationId).toBe(false);
@@ -205,15 +214,16 @@ describe('workers stalled inside a tool past the ack wait, among 3 worker proces
   }, 300_000);
 
   it('a CPU-bound tool longer than the ack wait (no signal at all): no refund runs twice; each ends as one run or as the question', async () => {
-    const { generationIds, operator, ends } = await runStallTrials({ trials: 6, stall: 'cpu' });
+    const { generationIds, operator, ends, fencedRuns } = await runStallTrials({ trials: CPU_TRIALS, stall: 'cpu' });
     expect(await bodiesRun(generationIds)).toEqual(generationIds.map(() => ({ lookup: 1, refund: 1 })));
     for (const end of ends) expect(end.reranAnnounced, end.generationId).toBe(false);
     const asked = ends.filter((end) => end.asked);
     expect(operator.declines.sort()).toEqual(asked.map((end) => `${end.generationId}/call_refund`).sort());
     expect(operator.reruns).toEqual([]);
     expect(ends.filter((end) => end.takenOver).length).toBeGreaterThan(0);
+    expect(fencedRuns).toBe(ends.filter((end) => end.takenOver).length);
     recordFigure('worker_stalls_cpu', {
-      trials: 6,
+      trials: CPU_TRIALS,
       cpuMs: 3 * ACK_WAIT_MS,
       takenOver: ends.filter((end) => end.takenOver).length,
       outcomeUnknownQuestions: asked.length,
