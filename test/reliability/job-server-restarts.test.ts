@@ -25,6 +25,13 @@ const DOWN_MS = 500;
 let storeDirectory: string;
 let port: number;
 let server: StartedNatsServer;
+/** Every server this file started (each restart is a new process), all killed at the end. */
+const startedServers: StartedNatsServer[] = [];
+async function startServer(): Promise<StartedNatsServer> {
+  const next = await startNatsServer(storeDirectory, port);
+  startedServers.push(next);
+  return next;
+}
 let ledger: Ledger & { drop(): Promise<void> };
 let runtime: Runtime;
 let fleetStop: (() => Promise<void>) | undefined;
@@ -32,7 +39,7 @@ let fleetStop: (() => Promise<void>) | undefined;
 beforeAll(async () => {
   storeDirectory = await mkdtemp(join(tmpdir(), 'interlude-job-restarts-'));
   port = await freePort();
-  server = await startNatsServer(storeDirectory, port);
+  server = await startServer();
   ledger = await createLedger(inject('postgresUrl'));
   runtime = createRuntime({
     bus: natsBus({
@@ -51,7 +58,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await runtime?.close();
-  server?.process.kill('SIGKILL');
+  for (const each of startedServers) each.process.kill('SIGKILL');
   await ledger?.drop();
   if (storeDirectory !== undefined) await rm(storeDirectory, { recursive: true, force: true });
 });
@@ -90,7 +97,7 @@ describe('the nats-server holding the jobs SIGKILLed and restarted under load (r
         inFlightAtKill.push(GENERATIONS - operator.completed.size);
         await killNatsServer(server);
         await sleep(DOWN_MS);
-        server = await startNatsServer(storeDirectory, port);
+        server = await startServer();
       }
       await waitUntil(() => operator.completed.size === GENERATIONS, 'every generation to complete', {
         timeoutMs: 120_000,
