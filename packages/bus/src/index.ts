@@ -1,5 +1,9 @@
 export { credsAuthenticator, nkeyAuthenticator } from '@nats-io/transport-node';
 export { BusConnectionError, type BusConnectionErrorCode } from './bus-connection-error.js';
+export { AES_GCM_SCHEME, type AesGcmCodecOptions, aesGcmCodec } from './codec/aes-gcm-codec.js';
+export { isSealedPayload, type PayloadCodec, type SealedPayload } from './codec/payload-codec.js';
+export { PayloadCodecError, type PayloadCodecErrorCode } from './codec/payload-codec-error.js';
+export { PAYLOAD_KEY_VARIABLE, payloadKeyIdOf } from './codec/payload-keys.js';
 export { SIGNATURE_HEADER } from './event-signature.js';
 export { type MemoryBusOptions, memoryBus } from './memory-bus.js';
 export { type NatsBusOptions, natsBus } from './nats-bus.js';

@@ -1,0 +1,131 @@
+import type { Checkpoint, ClaimRecord, ClaimSlot, DeadLetter, GenerationEvent, Job } from '@interlude/core';
+import type { PayloadSealer } from './payload-sealer.js';
+
+/**
+ * Which parts of each stored record a codec seals. What stays readable is what routes and
+ * identifies a record (subjects, event types and ids, agent, action, run, index, time, kinds,
+ * holders, epochs, tool names, codes); what is sealed is what tools returned, people answered,
+ * models wrote and actions were given. Each value is sealed for its own place (record and field),
+ * so it opens nowhere else.
+ */
+
+/** An event with its `data` sealed. */
+export function sealEvent(sealer: PayloadSealer, event: GenerationEvent): GenerationEvent {
+  if (!sealer.sealing) return event;
+  return { ...event, data: sealer.seal(event.data, eventContext(event)) } as GenerationEvent;
+}
+
+export function openEvent(sealer: PayloadSealer, event: GenerationEvent): GenerationEvent {
+  return openFields(sealer, event, ['data'], () => eventContext(event));
+}
+
+const JOB_FIELDS = ['params', 'answers', 'checkpoint'] as const;
+
+/** A job with its params, answers and checkpoint sealed (its signature, over the plain job, stays as it is). */
+export function sealJob(sealer: PayloadSealer, job: Job): Job {
+  return sealFields(sealer, job, JOB_FIELDS, (field) => `interlude/job/${job.id}/${field}`);
+}
+
+export function openJob(sealer: PayloadSealer, job: Job): Job {
+  return openFields(sealer, job, JOB_FIELDS, (field) => `interlude/job/${job.id}/${field}`);
+}
+
+/** What one value of the checkpoint bucket holds. */
+export interface CheckpointRecord {
+  version: 1;
+  checkpoint: Checkpoint;
+  params: unknown;
+}
+
+const CHECKPOINT_FIELDS = ['checkpoint', 'params'] as const;
+
+/** A checkpoint record with the checkpoint and the params sealed for its generation. */
+export function sealCheckpointRecord(
+  sealer: PayloadSealer,
+  generationId: string,
+  record: CheckpointRecord,
+): CheckpointRecord {
+  return sealFields(sealer, record, CHECKPOINT_FIELDS, (field) => `interlude/checkpoint/${generationId}/${field}`);
+}
+
+export function openCheckpointRecord(
+  sealer: PayloadSealer,
+  generationId: string,
+  record: CheckpointRecord,
+): CheckpointRecord {
+  return openFields(sealer, record, CHECKPOINT_FIELDS, (field) => `interlude/checkpoint/${generationId}/${field}`);
+}
+
+const CLAIM_FIELDS = ['checkpoint', 'error'] as const;
+
+/** A claim record with the checkpoint of a pause and the error of a failure sealed for its slot. */
+export function sealClaim(sealer: PayloadSealer, generationId: string, slot: ClaimSlot, record: ClaimRecord) {
+  return sealFields(sealer, record, CLAIM_FIELDS, (field) => `interlude/claim/${generationId}/${slot}/${field}`);
+}
+
+export function openClaim(sealer: PayloadSealer, generationId: string, slot: ClaimSlot, record: ClaimRecord) {
+  return openFields(sealer, record, CLAIM_FIELDS, (field) => `interlude/claim/${generationId}/${slot}/${field}`);
+}
+
+/**
+ * A dead letter with its job sealed as a job is (a job no worker could open stays as it came)
+ * and the reason's message and the raw bytes sealed for the queue; the reason's code stays readable.
+ */
+export function sealDeadLetter(sealer: PayloadSealer, letter: DeadLetter): DeadLetter {
+  if (!sealer.sealing) return letter;
+  const sealed = sealFields(sealer, letter, ['raw'], (field) => deadContext(letter, field));
+  return {
+    ...sealed,
+    reason: { ...letter.reason, message: sealer.seal(letter.reason.message, deadContext(letter, 'reason')) as string },
+    ...(letter.job !== undefined && { job: sealJob(sealer, letter.job) }),
+  };
+}
+
+export function openDeadLetter(sealer: PayloadSealer, letter: DeadLetter): DeadLetter {
+  const opened = openFields(sealer, letter, ['raw'], (field) => deadContext(letter, field));
+  return {
+    ...opened,
+    reason: { ...letter.reason, message: sealer.open(letter.reason.message, deadContext(letter, 'reason')) as string },
+    ...(letter.job !== undefined && { job: openJob(sealer, letter.job) }),
+  };
+}
+
+function eventContext(event: GenerationEvent): string {
+  return `interlude/event/${event.id}`;
+}
+
+function deadContext(letter: DeadLetter, field: string): string {
+  return `interlude/dead/${letter.queue}/${field}`;
+}
+
+function sealFields<T extends object>(
+  sealer: PayloadSealer,
+  record: T,
+  fields: readonly string[],
+  context: (field: string) => string,
+): T {
+  if (!sealer.sealing) return record;
+  const sealed = { ...record } as Record<string, unknown>;
+  for (const field of fields) {
+    if (sealed[field] !== undefined) sealed[field] = sealer.seal(sealed[field], context(field));
+  }
+  return sealed as T;
+}
+
+/** Opens the sealed ones of `fields`; a record with none is returned as it is, uncopied. */
+function openFields<T extends object>(
+  sealer: PayloadSealer,
+  record: T,
+  fields: readonly string[],
+  context: (field: string) => string,
+): T {
+  let opened: Record<string, unknown> | undefined;
+  for (const field of fields) {
+    const value = (record as Record<string, unknown>)[field];
+    const plain = sealer.open(value, context(field));
+    if (plain === value) continue;
+    opened ??= { ...record } as Record<string, unknown>;
+    opened[field] = plain;
+  }
+  return (opened ?? record) as T;
+}
