@@ -13,24 +13,31 @@ export async function rawStoredEventIds(servers: string | string[], generationId
 
 /** The stored payloads of one generation, as the bytes' text, in stream order. */
 export async function rawStoredEvents(servers: string | string[], generationId: string): Promise<string[]> {
+  return rawStored(servers, 'INTERLUDE_EVENTS', `interlude.gen.*.*.${generationId}.*`);
+}
+
+/**
+ * Every message a stream stores on a subject (wildcards allowed), as the bytes' text, in stream
+ * order, read with a plain client: what anyone with read access to the server's store would see.
+ */
+export async function rawStored(servers: string | string[], stream: string, subject: string): Promise<string[]> {
   const connection = await connect({ servers });
   try {
-    return await readPayloads(connection, generationId);
+    return await readPayloads(connection, stream, subject);
   } finally {
     await connection.close();
   }
 }
 
-async function readPayloads(connection: NatsConnection, generationId: string): Promise<string[]> {
+async function readPayloads(connection: NatsConnection, stream: string, subject: string): Promise<string[]> {
   const client = jetstream(connection);
-  const subject = `interlude.gen.*.*.${generationId}.*`;
   // The stream leader's last message on the subject: a consumer on a lagging replica reads until it has it.
   const last = await (await jetstreamManager(connection)).streams
-    .getMessage('INTERLUDE_EVENTS', { last_by_subj: subject })
+    .getMessage(stream, { last_by_subj: subject })
     .catch(() => undefined);
   const payloads: string[] = [];
   if (last === undefined || last === null) return payloads;
-  const consumer = await client.consumers.get('INTERLUDE_EVENTS', {
+  const consumer = await client.consumers.get(stream, {
     filter_subjects: subject,
     deliver_policy: DeliverPolicy.All,
   });

@@ -8,6 +8,8 @@ import {
 } from '@interlude/core';
 import { AckPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { headers as createHeaders, type NatsConnection, nanos } from '@nats-io/transport-node';
+import type { PayloadSealer } from './codec/payload-sealer.js';
+import { openDeadLetter, openJob, sealDeadLetter, sealJob } from './codec/sealed-records.js';
 import { type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
 import { runJobConsumer } from './job-consumer-loop.js';
 import { decodeJson, encodeJson } from './json-codec.js';
@@ -31,7 +33,8 @@ export interface JobQueueSettings {
  * `INTERLUDE_DEAD` (subject `interlude.dead.<queue>`) and acknowledged: nothing stays in the
  * queue for good (the consumer's own `max_deliver` is unlimited, since a server that stops
  * delivering a job leaves it in a work queue forever, and acknowledged jobs a 2.9 server failed
- * to remove are swept: `sweepAcknowledgedJobs`).
+ * to remove are swept: `sweepAcknowledgedJobs`). With a codec, a job's params, answers and
+ * checkpoint are sealed in the queue and in the dead letters, and opened before a handler sees them.
  */
 export function createJetStreamJobQueue(
   resources: () => Promise<{
@@ -42,6 +45,7 @@ export function createJetStreamJobQueue(
   }>,
   settings: JobQueueSettings,
   retry: RetryOptions,
+  sealer: PayloadSealer,
 ): JobQueue {
   return {
     async enqueue(queue: string, job: Job, headers?: Record<string, string>) {
@@ -53,7 +57,7 @@ export function createJetStreamJobQueue(
       if (job.traceparent !== undefined && !messageHeaders.has('traceparent')) {
         messageHeaders.set('traceparent', job.traceparent);
       }
-      const data = encodeJson(job);
+      const data = encodeJson(sealJob(sealer, job));
       await retryTransient(() => requests.publish(subject, data, messageHeaders), retry);
     },
 
@@ -75,7 +79,8 @@ export function createJetStreamJobQueue(
         concurrency: options.concurrency,
         retry,
         sweep: () => sweepAcknowledgedJobs(requests, sweepNames),
-        deadLetter: (letter, messageId) => publishDeadLetter(requests, queue, letter, messageId, retry),
+        openJob: (job) => openJob(sealer, job),
+        deadLetter: (letter, messageId) => publishDeadLetter(requests, queue, letter, messageId, retry, sealer),
       });
     },
 
@@ -85,7 +90,7 @@ export function createJetStreamJobQueue(
         () => readSubject(client, requests, DEAD_STREAM, deadLetterSubject(queue)),
         retry,
       );
-      return stored.map((message) => decodeJson<DeadLetter>(message.data));
+      return stored.map((message) => openDeadLetter(sealer, decodeJson<DeadLetter>(message.data)));
     },
   };
 }
@@ -97,12 +102,18 @@ async function publishDeadLetter(
   letter: Omit<DeadLetter, 'queue' | 'version'>,
   messageId: string,
   retry: RetryOptions,
+  sealer: PayloadSealer,
 ): Promise<void> {
   const headers = createHeaders();
   headers.set(MSG_ID_HEADER, `dead:${queue}:${messageId}`);
   const write = (kept: Omit<DeadLetter, 'queue' | 'version'>) =>
     retryTransient(
-      () => requests.publish(deadLetterSubject(queue), encodeJson({ version: 1, queue, ...kept }), headers),
+      () =>
+        requests.publish(
+          deadLetterSubject(queue),
+          encodeJson(sealDeadLetter(sealer, { version: 1, queue, ...kept })),
+          headers,
+        ),
       retry,
     );
   try {

@@ -1,5 +1,6 @@
 import {
   type DeadLetter,
+  InterludeError,
   type Job,
   type JobConsumer,
   type JobDelivery,
@@ -20,6 +21,8 @@ interface LoopSettings {
   maxDeliver: number;
   onError: (error: unknown, context: string) => void;
   retry: RetryOptions;
+  /** The job as its handler sees it: its sealed parts opened (`PayloadCodecError` when they cannot be). */
+  openJob?: (job: Job) => Job;
   /** Stores a refused job; `messageId` names the stored message, so a retried write lands once. */
   deadLetter: (letter: Omit<DeadLetter, 'queue' | 'version'>, messageId: string) => Promise<void>;
   /** Removes acknowledged jobs the stream kept (`sweepAcknowledgedJobs`): run now and then, and after a reconnect. */
@@ -110,7 +113,9 @@ export function runJobConsumer(
    * Runs a job and answers it as its handler's verdict says: acknowledged (dead-lettered first
    * when refused), or left alone when its run was taken over by another delivery. A failed job is
    * handed back with a backoff, which it returns, until its last delivery, which dead-letters it.
-   * A delivery that is not a job at all (not JSON) is dead-lettered as it came.
+   * A delivery that is not a job at all (not JSON) is dead-lettered as it came. A job whose sealed
+   * parts this worker cannot open fails the same way (another worker may hold the key), and is
+   * dead-lettered still sealed, with the codec's code.
    */
   const runOne = async (held: Held): Promise<Answer> => {
     const { message, heartbeat } = held;
@@ -133,18 +138,22 @@ export function runJobConsumer(
         raw: Buffer.from(message.data).toString('base64'),
       });
     }
+    let opened: Job | undefined;
     try {
-      const verdict = await handler(job, deliveryOf(message, attempt, settings.maxDeliver));
+      opened = settings.openJob?.(job) ?? job;
+      const verdict = await handler(opened, deliveryOf(message, attempt, settings.maxDeliver));
       clearInterval(heartbeat);
       if (verdict?.verdict === 'abandon') return { acknowledged: false, abandoned: true };
-      if (verdict?.verdict === 'refuse') return refuse({ reason: verdict.reason, ...kept(job, message) });
+      if (verdict?.verdict === 'refuse') return refuse({ reason: verdict.reason, ...kept(opened, message) });
       await acknowledge(requests, message, settings.retry);
       return { acknowledged: true };
     } catch (error) {
       clearInterval(heartbeat);
       settings.onError(error, `job on ${message.subject} (delivery ${attempt})`);
-      if (attempt >= settings.maxDeliver)
-        return refuse({ reason: tooManyDeliveries(attempt, error), ...kept(job, message) });
+      if (attempt >= settings.maxDeliver) {
+        const reason = opened === undefined ? unopened(attempt, error) : tooManyDeliveries(attempt, error);
+        return refuse({ reason, ...kept(opened ?? job, message) });
+      }
       const backoffMs = Math.min(30_000, 250 * 2 ** (attempt - 1));
       nak(message, backoffMs);
       return { acknowledged: false, backoffMs };
@@ -348,6 +357,12 @@ function nak(message: Msg, delayMs?: number): void {
   } catch {
     // Closed connection: the ack wait runs out and the job is redelivered anyway.
   }
+}
+
+/** Why a job no delivery could open is refused: the codec's code (`unknown_payload_key`, …) and message. */
+function unopened(attempt: number, error: unknown): DeadLetter['reason'] {
+  const code = InterludeError.isInstance(error) ? error.code : 'invalid_job';
+  return { code, message: `Delivered ${attempt} times, never opened: ${(error as Error).message}` };
 }
 
 /** What a dead letter keeps of a job: the job, or its bytes when it nests too deep to serialise again. */

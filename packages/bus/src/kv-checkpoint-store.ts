@@ -1,4 +1,6 @@
-import type { Checkpoint, CheckpointStore } from '@interlude/core';
+import type { CheckpointStore } from '@interlude/core';
+import type { PayloadSealer } from './codec/payload-sealer.js';
+import { type CheckpointRecord, openCheckpointRecord, sealCheckpointRecord } from './codec/sealed-records.js';
 import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { type RetryOptions, retryTransient } from './retry.js';
@@ -6,32 +8,25 @@ import { lastMessageOn } from './stream-message-get.js';
 import { assertSubjectToken, CHECKPOINT_BUCKET } from './subjects.js';
 
 /**
- * What one KV value holds: snake_case and versioned, like everything that leaves a process.
- * (Release 1 also wrote `claimed_by`, `claimed_revision` and `interrupted`; the claim log holds
- * those facts now, and they are ignored when read.)
- */
-interface CheckpointRecord {
-  version: 1;
-  checkpoint: Checkpoint;
-  params: unknown;
-}
-
-/**
  * Checkpoints in the KV bucket `interlude_checkpoints`, one key per generation id: the latest
  * pause of each generation, so a resume by id finds it. The store decides nothing about who may
  * resume (the claim log does), so a load that comes back empty or stale lets nothing through.
- * Keys are read with a direct get on one server, from the stream leader with replicas.
+ * Keys are read with a direct get on one server, from the stream leader with replicas. A value
+ * is `{ version: 1, checkpoint, params }`, snake_case like everything that leaves a process, with
+ * the checkpoint and params sealed when the bus has a codec. (Release 1 also wrote `claimed_by`,
+ * `claimed_revision` and `interrupted`; the claim log holds those facts now, and they are ignored
+ * when read.)
  */
 export function createKvCheckpointStore(
   resources: () => Promise<{ checkpointsDirect: boolean; requests: JetStreamRequests }>,
   retry: RetryOptions,
+  sealer: PayloadSealer,
 ): CheckpointStore {
   return {
     async save(generationId, { checkpoint, params }) {
       const { requests } = await resources();
-      const record: CheckpointRecord = { version: 1, checkpoint, params };
       const subject = keySubject(assertSubjectToken('generation id', generationId));
-      const data = encodeJson(record);
+      const data = encodeJson(sealCheckpointRecord(sealer, generationId, { version: 1, checkpoint, params }));
       const ack = await retryTransient(() => requests.publish(subject, data), retry);
       return ack.seq;
     },
@@ -44,7 +39,8 @@ export function createKvCheckpointStore(
         retry,
       );
       if (found === undefined) return undefined;
-      return { checkpoint: found.record.checkpoint, params: found.record.params, revision: found.revision };
+      const record = openCheckpointRecord(sealer, key, found.record);
+      return { checkpoint: record.checkpoint, params: record.params, revision: found.revision };
     },
   };
 }

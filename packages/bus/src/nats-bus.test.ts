@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
+import { aesGcmCodec } from './codec/aes-gcm-codec.js';
 import { natsBus } from './nats-bus.js';
 import {
   describeBusConformance,
@@ -11,6 +13,17 @@ import {
 
 describeBusConformance('natsBus', {
   create: () => natsBus({ servers: inject('natsUrl'), name: 'conformance', onError: () => undefined }),
+});
+
+// Everything the contract asks, again with every payload sealed and opened on the way.
+describeBusConformance('natsBus with a payload codec', {
+  create: () =>
+    natsBus({
+      servers: inject('natsUrl'),
+      name: 'conformance-codec',
+      codec: aesGcmCodec({ keys: [randomBytes(32).toString('base64')] }),
+      onError: () => undefined,
+    }),
 });
 
 describe('natsBus onError', () => {

@@ -1,5 +1,6 @@
 import { type Bus, type CheckpointKeys, type TrustError, toEventFilter } from '@interlude/core';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { createPayloadSealer } from './codec/payload-sealer.js';
 import { createJetStreamJobQueue } from './jetstream-job-queue.js';
 import { createKvCheckpointStore } from './kv-checkpoint-store.js';
 import { createNatsClaimLog } from './nats-claim-log.js';
@@ -18,7 +19,8 @@ export type { NatsBusOptions } from './nats-setup.js';
  * `INTERLUDE_CLAIMS`, jobs to the work queue `INTERLUDE_JOBS` (refused ones to `INTERLUDE_DEAD`).
  * It is shared across processes, so a runtime on it needs a checkpoint key; with the runtime's
  * keys it signs every event (header `Interlude-Signature`) and drops, from `events()` and live
- * subscriptions, every event not signed with them.
+ * subscriptions, every event not signed with them. With a codec (`aesGcmCodec()`, or
+ * `INTERLUDE_PAYLOAD_KEY` set) it seals what it stores and opens what it reads.
  *
  * It returns at once and connects in the background; the first call waits for the connection.
  * The connection reconnects forever, and every write made while the server is away is retried
@@ -29,6 +31,7 @@ export type { NatsBusOptions } from './nats-setup.js';
  */
 export function natsBus(options: NatsBusOptions): Bus {
   replicasOf(options); // a bad value fails here, not in the background
+  const sealer = createPayloadSealer(options.codec); // and so does a bad payload key
   let closed = false;
   const retry: RetryOptions = { isClosed: () => closed };
   const onError =
@@ -58,6 +61,7 @@ export function natsBus(options: NatsBusOptions): Bus {
   const trust: EventTrust = {
     keys: () => keys,
     onRefused: (error: TrustError) => onError(error, 'event not trusted'),
+    onUnreadable: (error, subject) => onError(error, `event on ${subject} not readable`),
   };
 
   return {
@@ -80,13 +84,16 @@ export function natsBus(options: NatsBusOptions): Bus {
 
     async publish(event) {
       const { requests } = await ready;
-      await publishEvent(requests, event, retry, keys);
+      await publishEvent(requests, event, retry, keys, sealer);
     },
 
     async events(generationId, eventOptions) {
       const resources = await ready;
       // A read is idempotent: while the server is away it waits and tries again.
-      return retryTransient(() => readEvents(resources, generationId, trust, eventOptions?.everyEpoch === true), retry);
+      return retryTransient(
+        () => readEvents(resources, generationId, trust, sealer, eventOptions?.everyEpoch === true),
+        retry,
+      );
     },
 
     async subscribe(filter, handler) {
@@ -97,12 +104,13 @@ export function natsBus(options: NatsBusOptions): Bus {
         handler,
         (error, event) => onError(error, `subscriber of ${event.event} ${event.id}`),
         trust,
+        sealer,
       );
     },
 
-    checkpoints: createKvCheckpointStore(() => ready, retry),
+    checkpoints: createKvCheckpointStore(() => ready, retry, sealer),
 
-    claims: createNatsClaimLog(() => ready, retry),
+    claims: createNatsClaimLog(() => ready, retry, sealer),
 
     jobs: createJetStreamJobQueue(
       () => ready,
@@ -112,6 +120,7 @@ export function natsBus(options: NatsBusOptions): Bus {
         onError,
       },
       retry,
+      sealer,
     ),
 
     async close() {

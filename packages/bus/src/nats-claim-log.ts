@@ -1,6 +1,8 @@
 import type { ClaimLog, ClaimRecord, ClaimSlot } from '@interlude/core';
 import { JetStreamApiError } from '@nats-io/jetstream';
 import { headers as createHeaders } from '@nats-io/transport-node';
+import type { PayloadSealer } from './codec/payload-sealer.js';
+import { openClaim, sealClaim } from './codec/sealed-records.js';
 import { type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { type RetryOptions, retryTransient, SUBJECT_FULL } from './retry.js';
@@ -14,17 +16,19 @@ import { CLAIMS_STREAM, claimSubject } from './subjects.js';
  * slot exactly one is stored, on nats-server 2.9.10 with three replicas as on current servers;
  * an expected-sequence header, which 2.9 does not enforce on replicated streams, decides
  * nothing here. Reads ask the leader. A write retried after its answer was lost carries the same
- * message id: stored once, and answered as stored.
+ * message id: stored once, and answered as stored. With a codec, the checkpoint of a pause and the
+ * error of a failure are sealed; kinds, holders, epochs and tool names stay readable.
  */
 export function createNatsClaimLog(
   resources: () => Promise<{ requests: JetStreamRequests }>,
   retry: RetryOptions,
+  sealer: PayloadSealer,
 ): ClaimLog {
   const read = async (generationId: string, slot: ClaimSlot) => {
     const { requests } = await resources();
     const subject = claimSubject(generationId, slot);
     const found = await retryTransient(() => lastMessageOn(requests, CLAIMS_STREAM, subject), retry);
-    return found === undefined ? undefined : decodeJson<ClaimRecord>(found.data);
+    return found === undefined ? undefined : openClaim(sealer, generationId, slot, decodeJson<ClaimRecord>(found.data));
   };
   return {
     read,
@@ -33,7 +37,7 @@ export function createNatsClaimLog(
       const subject = claimSubject(generationId, slot);
       const headers = createHeaders();
       headers.set(MSG_ID_HEADER, `claim:${generationId}:${slot}:${record.holder}`);
-      const data = encodeJson(record);
+      const data = encodeJson(sealClaim(sealer, generationId, slot, record));
       for (;;) {
         try {
           await retryTransient(() => requests.publish(subject, data, headers), retry);

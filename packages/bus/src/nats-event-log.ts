@@ -1,5 +1,8 @@
 import { type CheckpointKeys, epochOf, type GenerationEvent, latestEpochs, type TrustError } from '@interlude/core';
 import type { JetStreamClient } from '@nats-io/jetstream';
+import type { PayloadCodecError } from './codec/payload-codec-error.js';
+import type { PayloadSealer } from './codec/payload-sealer.js';
+import { openEvent, sealEvent } from './codec/sealed-records.js';
 import { eventHeaders, eventRefusal } from './event-signature.js';
 import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
@@ -7,25 +10,33 @@ import { readSubject } from './read-subject.js';
 import { type RetryOptions, retryTransient } from './retry.js';
 import { EVENTS_STREAM, eventSubject, generationSubject } from './subjects.js';
 
-/** The bus's keys (undefined: it signs and checks nothing), and where it reports what it dropped. */
+/**
+ * The bus's keys (undefined: it signs and checks nothing), and where it reports what it dropped:
+ * events not signed with them, and events a live subscription could not open (`events()` rejects
+ * with those instead).
+ */
 export interface EventTrust {
   keys(): CheckpointKeys | undefined;
   onRefused(error: TrustError): void;
+  onUnreadable(error: PayloadCodecError, subject: string): void;
 }
 
 /**
  * Stores one transition in `INTERLUDE_EVENTS` (which also delivers it to core NATS subscribers),
- * signed when the bus has keys. The message id derives from the event's deterministic id, so a
- * publish retried after a lost ack, or replayed by a redelivered job, is stored once.
+ * its data sealed when the bus has a codec, signed when the bus has keys. The signature covers
+ * the bytes as stored, sealed ones included, so a forgery is told without opening anything. The
+ * message id derives from the event's deterministic id, so a publish retried after a lost ack, or
+ * replayed by a redelivered job, is stored once.
  */
 export async function publishEvent(
   requests: JetStreamRequests,
   event: GenerationEvent,
   retry: RetryOptions,
   keys: CheckpointKeys | undefined,
+  sealer: PayloadSealer,
 ) {
   const subject = eventSubject(event);
-  const data = encodeJson(event);
+  const data = encodeJson(sealEvent(sealer, event));
   const headers = eventHeaders(event, data, keys);
   await retryTransient(() => requests.publish(subject, data, headers), retry);
 }
@@ -34,13 +45,15 @@ export async function publishEvent(
  * A generation's event log, in stream order (`readSubject`: read until it has the leader's last
  * message). An event not signed with the bus's keys is dropped (and reported) before anything
  * else looks at it; the rest are deduplicated by id, in case a publish outlived the stream's
- * duplicate window. Of a run taken over, only its latest epoch is kept (`latestEpochs`), unless
- * `everyEpoch`.
+ * duplicate window, and opened: a sealed one the bus cannot open rejects the read
+ * (`PayloadCodecError`), since a log missing a real event would be read as a different history.
+ * Of a run taken over, only its latest epoch is kept (`latestEpochs`), unless `everyEpoch`.
  */
 export async function readEvents(
   resources: { client: JetStreamClient; requests: JetStreamRequests },
   generationId: string,
   trust: EventTrust,
+  sealer: PayloadSealer,
   everyEpoch = false,
 ): Promise<GenerationEvent[]> {
   const keys = trust.keys();
@@ -58,7 +71,7 @@ export async function readEvents(
       continue;
     }
     const event = decodeJson<GenerationEvent>(message.data);
-    if (!byId.has(event.id)) byId.set(event.id, event);
+    if (!byId.has(event.id)) byId.set(event.id, openEvent(sealer, event));
   }
   const ordered = inRunOrder([...byId.values()]);
   return everyEpoch ? ordered : latestEpochs(ordered);

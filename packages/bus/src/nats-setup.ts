@@ -12,6 +12,7 @@ import {
 import { type KV, Kvm } from '@nats-io/kv';
 import { type ConnectionOptions, connect, type NatsConnection, nanos } from '@nats-io/transport-node';
 import { BusConnectionError } from './bus-connection-error.js';
+import type { PayloadCodec } from './codec/payload-codec.js';
 import { createJetStreamRequests, type JetStreamRequests } from './jetstream-requests.js';
 import { type NatsAuthOptions, splitServerCredentials, withoutCredentials } from './nats-connection-options.js';
 import { isTransientNatsError, retryTransient } from './retry.js';
@@ -60,6 +61,14 @@ export interface NatsBusOptions extends NatsAuthOptions {
    * (or 5) on a cluster, so the bus outlives the loss of a server. Default 1.
    */
   replicas?: number;
+  /**
+   * Seals what the bus stores, so the server and whoever reads its streams see no tool result,
+   * answer or message text: event data, job params, answers and checkpoints, checkpoint records,
+   * the claim log's checkpoints and errors, dead letters. Subjects, event types and ids stay
+   * readable. Default: `aesGcmCodec()` when `INTERLUDE_PAYLOAD_KEY` is set, none otherwise;
+   * `false`: none, whatever the environment says.
+   */
+  codec?: PayloadCodec | false | undefined;
   /**
    * Hears what the bus cannot throw to a caller: a subscriber's handler that failed, a job that
    * failed (it is redelivered). Default: `console.error`.

@@ -1,5 +1,8 @@
 import type { EventFilter, EventHandler, GenerationEvent, Subscription } from '@interlude/core';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { PayloadCodecError } from './codec/payload-codec-error.js';
+import type { PayloadSealer } from './codec/payload-sealer.js';
+import { openEvent } from './codec/sealed-records.js';
 import { eventRefusal } from './event-signature.js';
 import { decodeJson } from './json-codec.js';
 import type { EventTrust } from './nats-event-log.js';
@@ -11,9 +14,9 @@ const REMEMBERED_IDS = 1_000;
 /**
  * Live transitions over core NATS (no JetStream consumer: listening costs the server nothing
  * durable). A publish retried after a lost ack reaches core subscribers twice, so recent ids are
- * remembered and repeats dropped. An event not signed with the bus's keys never reaches the
- * handler (it is reported through `trust`). A handler that throws or rejects is reported through
- * `onHandlerError` and does not stop the subscription.
+ * remembered and repeats dropped. An event not signed with the bus's keys, or sealed so that the
+ * bus cannot open it, never reaches the handler (it is reported through `trust`). A handler that
+ * throws or rejects is reported through `onHandlerError` and does not stop the subscription.
  */
 export async function subscribeEvents(
   connection: NatsConnection,
@@ -21,6 +24,7 @@ export async function subscribeEvents(
   handler: EventHandler,
   onHandlerError: (error: unknown, event: GenerationEvent) => void,
   trust: EventTrust,
+  sealer: PayloadSealer,
 ): Promise<Subscription> {
   const recentIds = new Set<string>();
   const deliver = (event: GenerationEvent) => {
@@ -36,8 +40,19 @@ export async function subscribeEvents(
       callback: (error, message) => {
         if (error !== null) return;
         const refusal = eventRefusal(message.data, message.headers, trust.keys(), message.subject);
-        if (refusal === undefined) deliver(decodeJson<GenerationEvent>(message.data));
-        else trust.onRefused(refusal);
+        if (refusal !== undefined) {
+          trust.onRefused(refusal);
+          return;
+        }
+        let event: GenerationEvent;
+        try {
+          event = openEvent(sealer, decodeJson<GenerationEvent>(message.data));
+        } catch (error) {
+          if (!PayloadCodecError.isInstance(error)) throw error;
+          trust.onUnreadable(error, message.subject);
+          return;
+        }
+        deliver(event);
       },
     }),
   );

@@ -16,6 +16,14 @@ export type PayloadCodecErrorCode =
   /** A payload names a key this bus holds but does not open with it: altered, moved, or not a sealed payload at all. */
   | 'undecryptable_payload';
 
+/** Every code of `PayloadCodecError`. */
+export const PAYLOAD_CODEC_ERROR_CODES: ReadonlySet<string> = new Set<PayloadCodecErrorCode>([
+  'missing_payload_key',
+  'invalid_payload_key',
+  'unknown_payload_key',
+  'undecryptable_payload',
+]);
+
 /**
  * A payload the bus cannot read, or a codec set up so it could not seal one. Reading never
  * skips such a payload in silence: `bus.events()`, checkpoint loads and claim reads reject with

@@ -1,4 +1,5 @@
 import type { Checkpoint, ClaimRecord, ClaimSlot, DeadLetter, GenerationEvent, Job } from '@interlude/core';
+import { PAYLOAD_CODEC_ERROR_CODES } from './payload-codec-error.js';
 import type { PayloadSealer } from './payload-sealer.js';
 
 /**
@@ -68,11 +69,14 @@ export function openClaim(sealer: PayloadSealer, generationId: string, slot: Cla
 }
 
 /**
- * A dead letter with its job sealed as a job is (a job no worker could open stays as it came)
- * and the reason's message and the raw bytes sealed for the queue; the reason's code stays readable.
+ * A dead letter with its job sealed as a job is, and the reason's message and the raw bytes
+ * sealed for the queue; the reason's code stays readable. A job refused because it could not be
+ * opened is kept as it came, still sealed, with its reason in the clear: that reason names key
+ * ids and nothing else, and sealing it with this worker's key (the wrong one) would hide it from
+ * the operators who hold the right one.
  */
 export function sealDeadLetter(sealer: PayloadSealer, letter: DeadLetter): DeadLetter {
-  if (!sealer.sealing) return letter;
+  if (!sealer.sealing || PAYLOAD_CODEC_ERROR_CODES.has(letter.reason.code)) return letter;
   const sealed = sealFields(sealer, letter, ['raw'], (field) => deadContext(letter, field));
   return {
     ...sealed,
