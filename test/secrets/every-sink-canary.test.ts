@@ -32,11 +32,13 @@ it('a secret the tools return, throw and ask in every form reaches its tools and
   expect(Object.keys(run.sinks).sort()).toEqual([
     'checkpoint bucket',
     'conversation rows',
+    'dead letters',
     'errors and causes',
     'every NATS message',
     'model requests',
     'responses',
     'spans',
+    'stored claims',
     'stored events',
     'stored jobs',
   ]);

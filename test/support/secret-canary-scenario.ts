@@ -11,22 +11,32 @@ import { connect } from '@nats-io/transport-node';
 import type pg from 'pg';
 import { expect } from 'vitest';
 import { startScript } from './bus-child-process.js';
-import { rawLastStored, rawStoredEvents } from './bus-raw-log.js';
+import { rawLastStored, rawStored, rawStoredEvents } from './bus-raw-log.js';
 import { spanText } from './reliability-canary.js';
 import { defineVaultAgent, textTurn, toolTurn, VAULT_MODEL, type VaultWitness } from './secret-canary-agent.js';
 
 /**
- * Where the scenario runs: the test's NATS, a scratch PostgreSQL schema, and options for
- * `natsBus` — the place for a payload codec, whose test runs the same scenario and expects the
- * raw sinks (stored events, checkpoint bucket, stored jobs, every NATS message) to show no result,
- * answer or message text at all.
+ * Where the scenario runs: the test's NATS, a scratch PostgreSQL schema, options for `natsBus`
+ * and environment variables for the other process it starts (the payload codec's test gives
+ * both the same key, and expects the raw sinks to show no result, answer or message text at all).
  */
 export interface SecretCanaryOptions {
   natsUrl: string;
   pool: pg.Pool;
   schema: string;
   busOptions?: Partial<NatsBusOptions>;
+  childEnvironment?: Record<string, string>;
 }
+
+/** The sinks read raw off the NATS server, with a plain client: what its operator could read. */
+export const RAW_NATS_SINKS = [
+  'checkpoint bucket',
+  'dead letters',
+  'every NATS message',
+  'stored claims',
+  'stored events',
+  'stored jobs',
+] as const;
 
 /** What a run of the scenario left behind: every sink's bytes as text, by name, and what the tools saw. */
 export interface SecretCanaryRun {
@@ -42,7 +52,8 @@ export interface SecretCanaryRun {
  * `captureContent: true`, the PostgreSQL context store, a worker resuming from a job. Generation
  * A asks for the secret (answered in-process), fails a tool with it, asks a follow-up built from
  * it (a process without the secret is refused, this one answers), asks to confirm (answered
- * through a job) and completes. Generation B, in the same conversation, asks again and its next
+ * through a job, queued twice: the second copy is refused to the dead letters), asks again in the
+ * job's run (its pause goes to the claim log with its checkpoint), is answered here and completes. Generation B, in the same conversation, asks again and its next
  * model call fails with an error that quotes the secret back. Returns every sink as text.
  */
 export async function runSecretCanaryScenario(
@@ -88,6 +99,8 @@ export async function runSecretCanaryScenario(
       toolTurn({ id: 'c_enroll', name: 'enroll_device', input: { device: 7 } }),
       toolTurn({ id: 'c_verify', name: 'verify_device' }, { id: 'c_account', name: 'choose_account' }),
       toolTurn({ id: 'c_confirm', name: 'confirm_deploy' }),
+      // Asked again, in the job's run: its pause goes to the claim log with the checkpoint.
+      toolTurn({ id: 'c_reconfirm', name: 'confirm_deploy' }),
       textTurn('Device 7 is enrolled and deployed.'),
       toolTurn({ id: 'c_enroll', name: 'enroll_device', input: { device: 7 } }),
       // An upstream that quotes a prompt back in its error: the secret reaches the error only
@@ -106,19 +119,28 @@ export async function runSecretCanaryScenario(
       NATS_URL: options.natsUrl,
       GENERATION_ID: asked.generationId,
       ANSWERS: JSON.stringify({ c_account: picked }),
+      ...options.childEnvironment,
     });
     const elsewhereLine = await elsewhere.waitForLine(/^(refused|resumed|failed)/, 30_000);
     await elsewhere.stop();
     const confirm = await runtime.answer(asked.generationId, { c_account: picked });
     await storedCheckpoint(confirm);
+    // Twice: one job resumes, the other finds the checkpoint taken and is refused to the dead letters.
+    await runtime.answerLater(asked.generationId, { c_confirm: true }, { queue });
     await runtime.answerLater(asked.generationId, { c_confirm: true }, { queue });
     // Read before any worker consumes the queue: a work queue drops a job once it is acknowledged.
     record('stored jobs', await rawLastStored(options.natsUrl, 'INTERLUDE_JOBS', `interlude.jobs.${queue}`));
     worker = createWorker({ runtime, agents: [agent], queue });
     await worker.ready;
     await expect
-      .poll(async () => (await runtime.bus.events(asked.generationId)).map((event) => event.event), { timeout: 30_000 })
-      .toContain('completed');
+      .poll(async () => (await runtime.bus.checkpoints.load(asked.generationId))?.checkpoint.input_requests, {
+        timeout: 30_000,
+      })
+      .toMatchObject([{ tool_call_id: 'c_reconfirm' }]);
+    await expect.poll(async () => (await runtime.bus.jobs.deadLetters(queue)).length, { timeout: 30_000 }).toBe(1);
+    record('dead letters', (await rawStored(options.natsUrl, 'INTERLUDE_DEAD', `interlude.dead.${queue}`)).join('\n'));
+    const done = await runtime.answer(asked.generationId, { c_reconfirm: true });
+    expect(done.status).toBe('completed');
 
     const again = await agent.enroll({ device: 7 }).generateNow();
     await storedCheckpoint(again);
@@ -130,6 +152,8 @@ export async function runSecretCanaryScenario(
 
     for (const generationId of [asked.generationId, again.generationId]) {
       record('stored events', (await rawStoredEvents(options.natsUrl, generationId)).join('\n'));
+      const claims = await rawStored(options.natsUrl, 'INTERLUDE_CLAIMS', `interlude.claims.${generationId}.>`);
+      record('stored claims', claims.join('\n'));
     }
     record('model requests', JSON.stringify(server.requests.map((request) => request.body)));
     record('spans', tracing.finishedSpans().map(spanText).join('\n'));
