@@ -2,7 +2,8 @@
  * A worker in its own process, for cross-process bus tests:
  * `node --import tsx test/support/bus-worker-process.ts` with the settings in env:
  * NATS_URL, QUEUE, SIDE_EFFECTS_FILE, and optionally STALL_FILE, MODEL_DELAY_MS,
- * MODEL_CALLS_FILE, JOB_ACK_WAIT_MS.
+ * MODEL_CALLS_FILE, JOB_ACK_WAIT_MS, JOB_MAX_DELIVER (and INTERLUDE_PAYLOAD_KEY, which natsBus
+ * reads itself).
  * Prints `ready` once it consumes the queue, one `job <status> <generation_id>` line per job,
  * and drains on SIGTERM.
  */
@@ -16,6 +17,7 @@ const runtime = createRuntime({
     servers: requiredSetting('NATS_URL'),
     name: `worker-${process.pid}`,
     jobAckWaitMs: Number(process.env['JOB_ACK_WAIT_MS'] ?? 30_000),
+    jobMaxDeliver: Number(process.env['JOB_MAX_DELIVER'] ?? 5),
   }),
 });
 const support = defineRefundAgent(runtime, {
