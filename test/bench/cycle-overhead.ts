@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { aesGcmCodec } from '@interlude/bus';
 import type { BenchConfig } from './bench-config.js';
 import type { BenchNatsServer } from './bench-nats-server.js';
 import { bareSdkVariant, type CycleVariant, interludeMemoryVariant, interludeNatsVariant } from './cycle-variants.js';
@@ -20,6 +22,8 @@ export interface CycleVariantResult {
    * writes of a durable pause), with none of Interlude's code. Read a goal against the floor below it.
    */
   floor?: true;
+  /** What the goal column says of a variant with no goal and no floor of its own. */
+  note?: string;
 }
 
 export interface CycleOverheadResult {
@@ -27,13 +31,16 @@ export interface CycleOverheadResult {
   warmupCycles: number;
   /** Messages the NATS variant sends nats-server per cycle (publishes pipelined, acks awaited at side effects). */
   natsMessagesPerCycle: number;
+  /** The NATS variant with the payload codec over the same without, medians of the same run: what sealing costs a cycle. */
+  codecOverNats: number;
   variants: CycleVariantResult[];
 }
 
 /**
  * Benchmark 1: the refund cycle (pause, `JSON.stringify`, resume, answer) against a wire server
- * in another process, three variants interleaved cycle by cycle (bare, memory, NATS, bare, …)
- * after a warm-up, so load on the machine hits all three alike. Every cycle checks its result.
+ * in another process, the variants interleaved cycle by cycle (bare, floors, memory, NATS, NATS
+ * with the payload codec, bare, …) after a warm-up, so load on the machine hits them all alike.
+ * Every cycle checks its result.
  */
 export async function runCycleOverhead(
   config: BenchConfig,
@@ -42,12 +49,16 @@ export async function runCycleOverhead(
 ): Promise<CycleOverheadResult> {
   const natsUrl = nats.url;
   const natsVariant = interludeNatsVariant(baseURL, natsUrl);
-  const entries: { variant: CycleVariant; goal?: number; floor?: true }[] = [
+  const entries: { variant: CycleVariant; goal?: number; floor?: true; note?: string }[] = [
     { variant: bareSdkVariant(baseURL) },
     { variant: xstateFloorVariant(baseURL), floor: true },
     { variant: interludeMemoryVariant(baseURL), goal: 1.15 },
     { variant: await natsFloorVariant(baseURL, natsUrl), floor: true },
     { variant: natsVariant, goal: 1.5 },
+    {
+      variant: interludeNatsVariant(baseURL, natsUrl, aesGcmCodec({ keys: [randomBytes(32).toString('base64')] })),
+      note: 'the row above, sealed',
+    },
   ];
   let natsMessages = 0;
   const samples = await sampleInterleaved(
@@ -63,11 +74,15 @@ export async function runCycleOverhead(
   );
   const variants = entries.map((entry, position) => ({ ...entry, samples: samples[position] ?? [] }));
   const baseline = summarize(variants[0]?.samples ?? []);
+  const medianOf = (variant: CycleVariant) =>
+    summarize(variants.find((entry) => entry.variant === variant)?.samples ?? []).median;
+  const codecVariant = entries.at(-1)?.variant as CycleVariant;
   return {
     cycles: config.cycles,
     warmupCycles: config.warmupCycles,
     natsMessagesPerCycle: round(natsMessages / config.cycles, 1),
-    variants: variants.map(({ variant, goal, floor, samples }) => {
+    codecOverNats: round(medianOf(codecVariant) / medianOf(natsVariant)),
+    variants: variants.map(({ variant, goal, floor, note, samples }) => {
       const milliseconds = summarize(samples);
       const medianRatio = round(milliseconds.median / baseline.median);
       return {
@@ -83,6 +98,7 @@ export async function runCycleOverhead(
         p95Ratio: round(milliseconds.p95 / baseline.p95),
         ...(goal !== undefined && { goal, met: medianRatio <= goal }),
         ...(floor && { floor }),
+        ...(note !== undefined && { note }),
       };
     }),
   };

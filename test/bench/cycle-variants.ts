@@ -1,4 +1,4 @@
-import { memoryBus, natsBus } from '@interlude/bus';
+import { memoryBus, natsBus, type PayloadCodec } from '@interlude/bus';
 import { type AgentBase, createRuntime, type Runtime } from '@interlude/core';
 import { openTelemetry } from '@interlude/telemetry';
 import { createInMemoryTracing, type InMemoryTracing } from '@interlude/telemetry/testing';
@@ -77,15 +77,17 @@ export function interludeMemoryVariant(baseURL: string): CycleVariant {
 
 /**
  * Interlude on NATS with OpenTelemetry spans kept in memory: the distributed setup. Each cycle
- * must end both runs' root spans (paused and resumed) and leave no span open.
+ * must end both runs' root spans (paused and resumed) and leave no span open. With `codec`, every
+ * payload the bus stores is sealed and every one it reads opened (`natsBus({ codec })`).
  */
-export function interludeNatsVariant(baseURL: string, servers: string): CycleVariant {
+export function interludeNatsVariant(baseURL: string, servers: string, codec?: PayloadCodec): CycleVariant {
   const tracing: InMemoryTracing = createInMemoryTracing();
   const runtime = createRuntime({
-    bus: natsBus({ servers, name: 'bench-cycle' }),
+    bus: natsBus({ servers, name: codec === undefined ? 'bench-cycle' : 'bench-cycle-codec', codec: codec ?? false }),
     telemetry: openTelemetry({ tracerProvider: tracing.tracerProvider }),
   });
-  const variant = interludeVariant('Interlude, NATS + OTel', runtime, baseURL, () => {
+  const name = codec === undefined ? 'Interlude, NATS + OTel' : 'Interlude, NATS + OTel + codec';
+  const variant = interludeVariant(name, runtime, baseURL, () => {
     const roots = tracing.finishedSpans().filter((span) => span.name.startsWith('invoke_agent'));
     expectScenario(roots.length === 2, `NATS + OTel: a cycle ended ${roots.length} invoke_agent spans, expected 2`);
     expectScenario(tracing.openSpanNames().length === 0, `NATS + OTel: spans left open: ${tracing.openSpanNames()}`);
