@@ -16,6 +16,7 @@ export function sealEvent(sealer: PayloadSealer, event: GenerationEvent): Genera
   return { ...event, data: sealer.seal(event.data, eventContext(event)) } as GenerationEvent;
 }
 
+/** An event as published: its data opened when sealed. */
 export function openEvent(sealer: PayloadSealer, event: GenerationEvent): GenerationEvent {
   return openFields(sealer, event, ['data'], () => eventContext(event));
 }
@@ -27,11 +28,12 @@ export function sealJob(sealer: PayloadSealer, job: Job): Job {
   return sealFields(sealer, job, JOB_FIELDS, (field) => `interlude/job/${job.id}/${field}`);
 }
 
+/** A job as enqueued, its signature checkable again: its sealed fields opened. */
 export function openJob(sealer: PayloadSealer, job: Job): Job {
   return openFields(sealer, job, JOB_FIELDS, (field) => `interlude/job/${job.id}/${field}`);
 }
 
-/** What one value of the checkpoint bucket holds. */
+/** What one value of the checkpoint bucket holds (release 1's claim fields, if any, are ignored). */
 export interface CheckpointRecord {
   version: 1;
   checkpoint: Checkpoint;
@@ -49,6 +51,7 @@ export function sealCheckpointRecord(
   return sealFields(sealer, record, CHECKPOINT_FIELDS, (field) => `interlude/checkpoint/${generationId}/${field}`);
 }
 
+/** A checkpoint record as saved: checkpoint and params opened when sealed. */
 export function openCheckpointRecord(
   sealer: PayloadSealer,
   generationId: string,
@@ -64,6 +67,7 @@ export function sealClaim(sealer: PayloadSealer, generationId: string, slot: Cla
   return sealFields(sealer, record, CLAIM_FIELDS, (field) => `interlude/claim/${generationId}/${slot}/${field}`);
 }
 
+/** A claim record as written: its checkpoint and error opened when sealed. */
 export function openClaim(sealer: PayloadSealer, generationId: string, slot: ClaimSlot, record: ClaimRecord) {
   return openFields(sealer, record, CLAIM_FIELDS, (field) => `interlude/claim/${generationId}/${slot}/${field}`);
 }
@@ -85,6 +89,7 @@ export function sealDeadLetter(sealer: PayloadSealer, letter: DeadLetter): DeadL
   };
 }
 
+/** A dead letter as refused: its reason's message, raw bytes and job opened when sealed. */
 export function openDeadLetter(sealer: PayloadSealer, letter: DeadLetter): DeadLetter {
   const opened = openFields(sealer, letter, ['raw'], (field) => deadContext(letter, field));
   return {
