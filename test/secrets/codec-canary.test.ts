@@ -2,20 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { aesGcmCodec, PAYLOAD_KEY_VARIABLE } from '@interlude/bus';
 import { FILTERED } from '@interlude/core';
 import { secretFormsIn } from '@interlude/core/testing';
-import { afterEach, beforeEach, expect, inject, it } from 'vitest';
-import { createScratchSchema, type ScratchSchema } from '../context/postgres-schema.js';
-import { RAW_NATS_SINKS, runSecretCanaryScenario } from '../support/secret-canary-scenario.js';
+import { expect, inject, it } from 'vitest';
+import { canarySecrets, RAW_NATS_SINKS, runSecretCanaryScenario } from '../support/secret-canary-scenario.js';
 
-let schema: ScratchSchema;
-beforeEach(async () => {
-  schema = await createScratchSchema();
-});
-afterEach(async () => {
-  await schema.drop();
-});
-
-const token = `Tok-${randomBytes(6).toString('hex')}-Ünï "kéy" /+? \\ ??`;
-const key = `Dev-${randomBytes(6).toString('hex')}-Ørsted`;
+const { token, key } = canarySecrets();
 const payloadKey = randomBytes(32).toString('base64');
 
 /**
@@ -37,8 +27,6 @@ it('with the payload codec, the NATS server holds no result, answer, question or
     { token, key },
     {
       natsUrl: inject('natsUrl'),
-      pool: schema.pool,
-      schema: schema.name,
       busOptions: { codec: aesGcmCodec({ keys: [payloadKey] }) },
       // The process that answers from elsewhere reads the sealed checkpoint with the same key.
       childEnvironment: { [PAYLOAD_KEY_VARIABLE]: payloadKey },

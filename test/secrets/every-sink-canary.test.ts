@@ -1,29 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { FILTERED } from '@interlude/core';
 import { secretFormsIn } from '@interlude/core/testing';
-import { afterEach, beforeEach, expect, inject, it } from 'vitest';
-import { createScratchSchema, type ScratchSchema } from '../context/postgres-schema.js';
-import { runSecretCanaryScenario } from '../support/secret-canary-scenario.js';
+import { expect, inject, it } from 'vitest';
+import { canarySecrets, runSecretCanaryScenario } from '../support/secret-canary-scenario.js';
 
-let schema: ScratchSchema;
-beforeEach(async () => {
-  schema = await createScratchSchema();
-});
-afterEach(async () => {
-  await schema.drop();
-});
-
-// Quotes, a backslash, a slash, a plus and letters outside ASCII, so that every encoding of the
-// secret differs from its text; a random part, so no other test's bytes can hold it.
-const token = `Tok-${randomBytes(6).toString('hex')}-Ünï "kéy" /+? \\ ??`;
-// The person's own key in the object answer (`token` is the key the schema declares).
-const key = `Dev-${randomBytes(6).toString('hex')}-Ørsted`;
+const { token, key } = canarySecrets();
 
 it('a secret the tools return, throw and ask in every form reaches its tools and no sink, in no form', async () => {
-  const run = await runSecretCanaryScenario(
-    { token, key },
-    { natsUrl: inject('natsUrl'), pool: schema.pool, schema: schema.name },
-  );
+  const run = await runSecretCanaryScenario({ token, key }, { natsUrl: inject('natsUrl') });
 
   // The secret reached its tools, and the option picked reached its tool as the tool offered it…
   expect.soft(run.witness).toEqual({ token, key, pickedAccount: token });

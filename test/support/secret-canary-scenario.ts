@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import { createWorker, type NatsBusOptions, natsBus, type Worker } from '@interlude/bus';
 import { postgresContextStore } from '@interlude/bus/postgres';
@@ -8,24 +9,35 @@ import { createWireServer } from '@interlude/providers/testing';
 import { openTelemetry } from '@interlude/telemetry';
 import { createInMemoryTracing } from '@interlude/telemetry/testing';
 import { connect } from '@nats-io/transport-node';
-import type pg from 'pg';
 import { expect } from 'vitest';
+import { createScratchSchema } from '../context/postgres-schema.js';
 import { startScript } from './bus-child-process.js';
 import { rawLastStored, rawStored, rawStoredEvents } from './bus-raw-log.js';
 import { spanText } from './reliability-canary.js';
 import { defineVaultAgent, textTurn, toolTurn, VAULT_MODEL, type VaultWitness } from './secret-canary-agent.js';
 
 /**
- * Where the scenario runs: the test's NATS, a scratch PostgreSQL schema, options for `natsBus`
- * and environment variables for the other process it starts (the payload codec's test gives
- * both the same key, and expects the raw sinks to show no result, answer or message text at all).
+ * Where the scenario runs: the test's NATS, options for `natsBus` and environment variables for
+ * the other process it starts (the payload codec's test gives both the same key, and expects the
+ * raw sinks to show no result, answer or message text at all). Conversations go to a scratch
+ * PostgreSQL schema of the scenario's own.
  */
 export interface SecretCanaryOptions {
   natsUrl: string;
-  pool: pg.Pool;
-  schema: string;
   busOptions?: Partial<NatsBusOptions>;
   childEnvironment?: Record<string, string>;
+}
+
+/**
+ * A deploy token and the person's own key of an object answer, random per run (so no other
+ * test's bytes hold them), with quotes, a backslash, a slash, a plus and letters outside ASCII,
+ * so that every encoding of them differs from their text.
+ */
+export function canarySecrets(): { token: string; key: string } {
+  return {
+    token: `Tok-${randomBytes(6).toString('hex')}-Ünï "kéy" /+? \\ ??`,
+    key: `Dev-${randomBytes(6).toString('hex')}-Ørsted`,
+  };
 }
 
 /** The sinks read raw off the NATS server, with a plain client: what its operator could read. */
@@ -77,7 +89,8 @@ export async function runSecretCanaryScenario(
     bus: natsBus({ servers: options.natsUrl, ...options.busOptions }),
     telemetry: openTelemetry({ tracerProvider: tracing.tracerProvider, captureContent: true }),
   });
-  const store = postgresContextStore({ pool: options.pool }, { schema: options.schema });
+  const schema = await createScratchSchema();
+  const store = postgresContextStore({ pool: schema.pool }, { schema: schema.name });
   const witness: VaultWitness = {};
   const agent = defineVaultAgent({
     runtime,
@@ -158,7 +171,7 @@ export async function runSecretCanaryScenario(
     record('model requests', JSON.stringify(server.requests.map((request) => request.body)));
     record('spans', tracing.finishedSpans().map(spanText).join('\n'));
     for (const table of ['contexts', 'messages', 'generations']) {
-      const { rows } = await options.pool.query(`SELECT * FROM "${options.schema}".${table}`);
+      const { rows } = await schema.pool.query(`SELECT * FROM "${schema.name}".${table}`);
       record('conversation rows', JSON.stringify(rows));
     }
     await tap.flush();
@@ -171,6 +184,7 @@ export async function runSecretCanaryScenario(
     await worker?.stop();
     await runtime.close();
     await store.close();
+    await schema.drop();
     await tap.close();
     await server.close();
   }
