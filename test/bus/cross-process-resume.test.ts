@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { aesGcmCodec, natsBus, type PayloadCodec } from '@interlude/bus';
+import { aesGcmCodec, natsBus, type PayloadCodec, PayloadCodecError } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
 import { createRuntime, type Runtime } from '@interlude/core';
 import { secretFormsIn } from '@interlude/core/testing';
@@ -203,7 +203,11 @@ describe('a payload key shared across processes', () => {
     expect(workerProcess.lines.filter((line) => line.startsWith('job '))).toEqual([]);
     expect((await sideEffects()).map((effect) => effect.tool)).toEqual(['lookup_order']);
 
-    // Nothing was claimed or run: the question is still open to whoever holds the key.
+    // A person answering through a runtime with another key is told so, before anything runs…
+    const elsewhere = localRuntime(aesGcmCodec({ keys: [newKey()] })).runtime;
+    const refused = await elsewhere.answer(paused.generationId, { call_refund: true }).catch((error: unknown) => error);
+    expect(PayloadCodecError.isInstance(refused) && refused.code).toBe('unknown_payload_key');
+    // …and nothing was claimed or run: the question is still open to whoever holds the key.
     const done = await runtime.answer(paused.generationId, { call_refund: true });
     expect(done.text).toBe('I refunded $30 on order 42.');
   });
