@@ -71,6 +71,8 @@ describe('the bus sealer', () => {
   it('reads plain values as they are (written before the codec was on), and refuses a sealed one without the key', () => {
     const event = sampleEvent('gen_plain', 0, 'completed');
     expect(openEvent(sealer, event)).toBe(event);
+    // Not a job at all: left for the handler to refuse, as without a codec.
+    for (const malformed of [null, 'a job', 7, []]) expect(openJob(sealer, malformed as never)).toBe(malformed);
     expect(sealEvent(plain, event)).toBe(event);
     const sealed = sealEvent(sealer, event);
     let error: unknown;

@@ -121,13 +121,17 @@ function sealFields<T extends object>(
   return sealed as T;
 }
 
-/** Opens the sealed ones of `fields`; a record with none is returned as it is, uncopied. */
+/**
+ * Opens the sealed ones of `fields`; a record with none is returned as it is, uncopied, and so is
+ * anything that is not a record at all (a malformed job is the handler's to refuse).
+ */
 function openFields<T extends object>(
   sealer: PayloadSealer,
   record: T,
   fields: readonly string[],
   context: (field: string) => string,
 ): T {
+  if (typeof record !== 'object' || record === null) return record;
   let opened: Record<string, unknown> | undefined;
   for (const field of fields) {
     const value = (record as Record<string, unknown>)[field];
