@@ -1,4 +1,4 @@
-import type { Job, JobConsumer, JobDelivery, JobHandler } from '@interlude/core';
+import { createStopBound, type Job, type JobConsumer, type JobDelivery, type JobHandler } from '@interlude/core';
 import { createInbox, type Msg, type NatsConnection, nanos, type Subscription } from '@nats-io/transport-node';
 import { watchConnectionStatus } from './connection-status.js';
 import type { JetStreamRequests } from './jetstream-requests.js';
@@ -49,8 +49,11 @@ export function runJobConsumer(
   settings: LoopSettings,
 ): JobConsumer {
   const inbox = createInbox();
-  const running = new Set<Promise<void>>();
+  /** Running jobs, by the task that runs each. */
+  const running = new Map<Promise<void>, Held>();
   let stopped = false;
+  /** The server answered the last pull with a refusal (JetStream away): not consuming until it answers again. */
+  let refused = false;
   /** Jobs asked for and neither delivered nor given up by the server yet. */
   let requested = 0;
   let lastPullAt = 0;
@@ -89,16 +92,20 @@ export function runJobConsumer(
   };
 
   /** Runs a job and acknowledges it; a failed one is handed back with a backoff, which it returns. */
-  const runOne = async ({ message, heartbeat }: Held): Promise<Answer> => {
+  const runOne = async (held: Held): Promise<Answer> => {
+    const { message, heartbeat } = held;
     const attempt = deliveryCount(message);
     try {
       const job = decodeJson<Job>(message.data);
       await handler(job, deliveryOf(message, attempt));
       clearInterval(heartbeat);
+      // Handed back at stop's bound: another delivery has it now, and an ack would be a lie.
+      if (held.handedBack === true) return { acknowledged: false, handedBack: true };
       await acknowledge(requests, message, settings.retry);
       return { acknowledged: true };
     } catch (error) {
       clearInterval(heartbeat);
+      if (held.handedBack === true) return { acknowledged: false, handedBack: true };
       settings.onError(error, `job on ${message.subject} (delivery ${attempt})`);
       const backoffMs = Math.min(30_000, 250 * 2 ** (attempt - 1));
       nak(message, backoffMs);
@@ -114,7 +121,7 @@ export function runJobConsumer(
 
   /** Answers the copies of a job as the job itself was answered: acknowledged, or handed back. */
   const settleCopies = ({ identity }: Held, answer: Answer) => {
-    if (identity === undefined) return;
+    if (identity === undefined || 'handedBack' in answer) return;
     if (answer.acknowledged) {
       acknowledged.add(identity);
       if (acknowledged.size > 1_000) acknowledged.delete(acknowledged.values().next().value as string);
@@ -170,6 +177,7 @@ export function runJobConsumer(
     }
     lastHeardAt = Date.now();
     const status = message.headers?.code ?? 0;
+    refused = false;
     if (message.data.length === 0 && status !== 0) {
       if (status === 100) return; // an idle heartbeat; we ask for none, but it is harmless
       if (status === 408 || status === 409) {
@@ -183,6 +191,7 @@ export function runJobConsumer(
         return;
       }
       // 503: JetStream is not there (restarting); anything else is worth a report.
+      refused = true;
       if (status !== 503) {
         settings.onError(new Error(`pull refused: ${status} ${message.headers?.description ?? ''}`), 'pulling jobs');
       }
@@ -222,7 +231,7 @@ export function runJobConsumer(
         if (next !== undefined) start(next);
         schedulePull();
       });
-    running.add(task);
+    running.set(task, held);
   };
 
   const subscription: Subscription = connection.subscribe(inbox, { callback: onMessage });
@@ -249,9 +258,31 @@ export function runJobConsumer(
 
   schedulePull();
 
+  /** Hands every running job back at once: the bound of a stop was reached. */
+  const bound = createStopBound(() => {
+    for (const held of running.values()) {
+      held.handedBack = true;
+      clearInterval(held.heartbeat);
+      nak(held.message);
+      settleCopies(held, { acknowledged: false });
+    }
+  });
+
   return {
-    async stop() {
+    isConsuming: () => active() && !disconnected && !refused,
+
+    async stop(options) {
+      bound.moveTo(options?.timeoutMs);
+      if (stopped) {
+        await bound.wait(Promise.all(running.keys()));
+        return;
+      }
       stopped = true;
+      // The inbox goes first, so the server (which skips a pull nobody listens to any more)
+      // delivers what is handed back below to another worker, not to a pull of this one, which
+      // would only hand it back again and spend a delivery each time. A job the server sent just
+      // before it heard this is redelivered after the ack wait.
+      if (!subscription.isClosed()) subscription.unsubscribe();
       clearInterval(watchdog);
       if (retryTimer !== undefined) clearTimeout(retryTimer);
       statuses.stop();
@@ -260,10 +291,8 @@ export function runJobConsumer(
         nak(held.message);
         settleCopies(held, { acknowledged: false });
       }
-      // Jobs still arriving for earlier pulls are handed back while the running ones finish;
-      // once the inbox is gone the server stops delivering to those pulls.
-      await Promise.all(running);
-      if (!subscription.isClosed()) subscription.unsubscribe();
+      // Running jobs finish (acknowledged as they do), or are handed back at the bound.
+      await bound.wait(Promise.all(running.keys()));
     },
   };
 }
@@ -294,10 +323,18 @@ interface Held {
   heartbeat: NodeJS.Timeout;
   /** Which stored message it is (`storedMessage`), to tell its copies. */
   identity: string | undefined;
+  /** Handed back when a stop reached its bound: whatever its handler does later is not answered. */
+  handedBack?: boolean;
 }
 
-/** How a job was answered: acknowledged, or handed back (after `backoffMs`, or at once). */
-type Answer = { acknowledged: true } | { acknowledged: false; backoffMs?: number };
+/**
+ * How a job was answered: acknowledged, or handed back (after `backoffMs`, or at once), or handed
+ * back earlier by a stop that reached its bound (then neither it nor its copies are answered again).
+ */
+type Answer =
+  | { acknowledged: true }
+  | { acknowledged: false; backoffMs?: number }
+  | { acknowledged: false; handedBack: true };
 
 /**
  * The tokens of the ack subject JetStream replies with, from the delivery count on:

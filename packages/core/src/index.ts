@@ -16,6 +16,7 @@ export type {
   EventSelector,
   Job,
   JobConsumer,
+  JobConsumerStopOptions,
   JobDelivery,
   JobHandler,
   JobQueue,
@@ -32,6 +33,7 @@ export {
   type GenerationEvent,
 } from './bus/events.js';
 export { createMemoryBus, type MemoryBusOptions } from './bus/memory-bus.js';
+export { createStopBound, type StopBound } from './bus/stop-bound.js';
 export {
   CHECKPOINT_KEYS,
   CHECKPOINT_VERSION,
