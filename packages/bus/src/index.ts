@@ -17,3 +17,4 @@ export {
 } from './subjects.js';
 export { createWorker, type Worker, type WorkerOptions, type WorkerStopOptions } from './worker.js';
 export { WORKER_METER_NAME, WORKER_METRICS } from './worker-metrics.js';
+export type { AgentsFactory } from './worker-process/agents-module.js';
