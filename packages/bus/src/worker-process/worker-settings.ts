@@ -45,7 +45,7 @@ export interface WorkerSettings {
 export function readWorkerSettings(args: readonly string[], environment: Environment): WorkerSettings {
   const reader = new SettingsReader(environment);
   const modulePath = args[0];
-  if (modulePath === undefined || modulePath.startsWith('-')) {
+  if (modulePath === undefined || modulePath.trim() === '' || modulePath.startsWith('-')) {
     reader.problem('module', 'give the path of your module of agents: interlude-worker ./agents.js');
   } else if (args.length > 1) {
     reader.problem('arguments', `one module path only, got ${args.length} arguments`);
