@@ -85,51 +85,47 @@ export async function startOtlpReceiver(options: { port?: number } = {}): Promis
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+  /** Resolves with what `found` returns once it returns something, checked on every export; rejects after `timeoutMs`. */
+  const waitFor = <T>(found: () => T | undefined, timeoutMs: number, failure: () => string): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        const value = found();
+        if (value === undefined) return;
+        cleanUp();
+        resolve(value);
+      };
+      const timer = setTimeout(() => {
+        cleanUp();
+        reject(new Error(failure()));
+      }, timeoutMs);
+      const cleanUp = (): void => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      check();
+    });
+
   return {
     url,
     tracesUrl: `${url}/v1/traces`,
     spans: () => [...received],
     requestHeaders: () => [...headers],
     waitForSpans(count, timeoutMs = 5_000) {
-      return new Promise((resolve, reject) => {
-        const check = (): void => {
-          if (received.length < count) return;
-          cleanUp();
-          resolve([...received]);
-        };
-        const timer = setTimeout(() => {
-          cleanUp();
-          reject(new Error(`OTLP receiver got ${received.length} spans, expected ${count}, in ${timeoutMs} ms`));
-        }, timeoutMs);
-        const cleanUp = (): void => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
+      return waitFor(
+        () => (received.length >= count ? [...received] : undefined),
+        timeoutMs,
+        () => `OTLP receiver got ${received.length} spans, expected ${count}, in ${timeoutMs} ms`,
+      );
     },
     metricPoints: () => [...points],
     waitForMetric(matches, timeoutMs = 10_000) {
-      return new Promise((resolve, reject) => {
-        const check = (): void => {
-          const found = points.find(matches);
-          if (found === undefined) return;
-          cleanUp();
-          resolve(found);
-        };
-        const timer = setTimeout(() => {
-          cleanUp();
-          const names = [...new Set(points.map((point) => point.name))].join(', ');
-          reject(new Error(`OTLP receiver got no matching metric point in ${timeoutMs} ms (got: ${names || 'none'})`));
-        }, timeoutMs);
-        const cleanUp = (): void => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
+      return waitFor(
+        () => points.find(matches),
+        timeoutMs,
+        () =>
+          `OTLP receiver got no matching metric point in ${timeoutMs} ms (got: ${[...new Set(points.map((point) => point.name))].join(', ') || 'none'})`,
+      );
     },
     clear() {
       received = [];

@@ -1,20 +1,11 @@
 import type { Job, JobDelivery } from '@interlude/core';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { startJobWorker } from './job-worker.js';
-import { natsBus } from './nats-bus.js';
+import { openNatsBuses } from './test-support/nats-buses.js';
 import { eventually, sampleJob, startCuttableProxy, uniqueId } from './testing/index.js';
 
-const quiet = () => undefined;
-const opened: { close(): Promise<void> }[] = [];
-const open = (jobAckWaitMs: number, servers: string = inject('natsUrl')) => {
-  const bus = natsBus({ servers, jobAckWaitMs, onError: quiet });
-  opened.push(bus);
-  return bus;
-};
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((bus) => bus.close()));
-});
+const openBus = openNatsBuses();
+const open = (jobAckWaitMs: number, servers: string = inject('natsUrl')) => openBus({ servers, jobAckWaitMs });
 
 describe('natsBus jobs', () => {
   it('keeps a job that runs longer than the ack wait alive with heartbeats: delivered once', async () => {

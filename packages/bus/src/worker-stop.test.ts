@@ -1,20 +1,11 @@
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { startJobWorker } from './job-worker.js';
-import { natsBus } from './nats-bus.js';
+import { openNatsBuses } from './test-support/nats-buses.js';
 import { eventually, sampleJob, startCuttableProxy, uniqueId } from './testing/index.js';
 
-const quiet = () => undefined;
-const opened: { close(): Promise<void> }[] = [];
+const openBus = openNatsBuses();
 /** A bus with a 30 s ack wait: a job that came back sooner was handed back, not timed out. */
-const open = (servers: string = inject('natsUrl')) => {
-  const bus = natsBus({ servers, jobAckWaitMs: 30_000, onError: quiet });
-  opened.push(bus);
-  return bus;
-};
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((bus) => bus.close()));
-});
+const open = (servers: string = inject('natsUrl')) => openBus({ servers, jobAckWaitMs: 30_000 });
 
 describe('worker.stop({ timeoutMs }) on natsBus', () => {
   it('hands a job still running at the bound back: another worker runs it at once as its second delivery', async () => {

@@ -4,43 +4,43 @@ import { createStopBound } from './stop-bound.js';
 
 const never = new Promise<void>(() => undefined);
 
+/** A bound that counts how often it handed the running jobs back. */
+function countingBound() {
+  const handedBack = { times: 0 };
+  const bound = createStopBound(() => {
+    handedBack.times += 1;
+  });
+  return { bound, handedBack };
+}
+
 describe('createStopBound', () => {
   it('resolves when the jobs finish first, without reaching the bound', async () => {
-    let handedBack = 0;
-    const bound = createStopBound(() => {
-      handedBack += 1;
-    });
+    const { bound, handedBack } = countingBound();
     bound.moveTo(60_000);
     await bound.wait(Promise.resolve());
     expect(bound.reached).toBe(false);
-    expect(handedBack).toBe(0);
+    expect(handedBack.times).toBe(0);
   });
 
   it('reaches the bound once when the jobs do not finish, and every waiter resolves', async () => {
-    let handedBack = 0;
-    const bound = createStopBound(() => {
-      handedBack += 1;
-    });
+    const { bound, handedBack } = countingBound();
     bound.moveTo(50);
     await Promise.all([bound.wait(never), bound.wait(never)]);
     expect(bound.reached).toBe(true);
-    expect(handedBack).toBe(1);
+    expect(handedBack.times).toBe(1);
   });
 
   it('moves only earlier: a later stop with 0 reaches it now, a longer one changes nothing', async () => {
-    let handedBack = 0;
-    const bound = createStopBound(() => {
-      handedBack += 1;
-    });
+    const { bound, handedBack } = countingBound();
     bound.moveTo(60_000);
     const first = bound.wait(never);
     bound.moveTo(120_000);
     expect(bound.reached).toBe(false);
     bound.moveTo(0);
     await first;
-    expect(handedBack).toBe(1);
+    expect(handedBack.times).toBe(1);
     bound.moveTo(0);
-    expect(handedBack).toBe(1);
+    expect(handedBack.times).toBe(1);
   });
 
   it('without a timeout waits for the jobs, and refuses a negative one', async () => {
