@@ -1,6 +1,7 @@
 import type { Job, JobDelivery } from '@interlude/core';
 import { describe, expect, inject, it } from 'vitest';
 import { startJobWorker } from './job-worker.js';
+import { gate } from './test-support/gate.js';
 import { openNatsBuses } from './test-support/nats-buses.js';
 import { eventually, sampleJob, startCuttableProxy, uniqueId } from './testing/index.js';
 
@@ -74,10 +75,7 @@ describe('natsBus jobs', () => {
     const flaky = open(10_000, proxy.url);
     let running = 0;
     let mostAtOnce = 0;
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const held = gate();
     const ranOnFlaky: string[] = [];
     const first = startJobWorker({
       bus: flaky,
@@ -86,7 +84,7 @@ describe('natsBus jobs', () => {
       handle: async (job) => {
         running += 1;
         mostAtOnce = Math.max(mostAtOnce, running);
-        await gate;
+        await held.passed;
         running -= 1;
         ranOnFlaky.push(job.id);
       },
@@ -103,7 +101,7 @@ describe('natsBus jobs', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // every pull answered or expired
 
     const stopping = first.stop();
-    release();
+    held.open();
     await stopping;
     expect(mostAtOnce).toBe(2);
     expect(ranOnFlaky).toHaveLength(2);

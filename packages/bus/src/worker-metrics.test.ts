@@ -3,6 +3,7 @@ import { createRefundScenario, type ScriptedResponder, scriptedProvider } from '
 import { AggregationTemporality, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';
 import { memoryBus } from './memory-bus.js';
+import { gate } from './test-support/gate.js';
 import { eventually } from './testing/index.js';
 import { createWorker } from './worker.js';
 import { WORKER_METRICS } from './worker-metrics.js';
@@ -122,14 +123,11 @@ describe('the worker metrics', () => {
 
   it('show a job while it runs, and record a job for an agent it does not serve as unknown, not by its name', async () => {
     const { replies } = createRefundScenario();
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const { reader, runtime, support, outcomes, worker } = setUp([replies[0] as never], () => held);
+    const held = gate();
+    const { reader, runtime, support, outcomes, worker } = setUp([replies[0] as never], () => held.passed);
     await support.handle({ ticketId: 3 }).generateLater({ queue: 'metered' });
     await expect.poll(async () => total(await collect(reader, WORKER_METRICS.activeJobs))).toBe(1);
-    release();
+    held.open();
     await eventually(() => outcomes.length === 1, 'the pause');
     expect(outcomes[0]?.status).toBe('awaiting_input');
     expect(total(await collect(reader, WORKER_METRICS.activeJobs))).toBe(0);

@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { startJobWorker } from './job-worker.js';
+import { gate } from './test-support/gate.js';
 import { openNatsBuses } from './test-support/nats-buses.js';
 import { eventually, sampleJob, startCuttableProxy, uniqueId } from './testing/index.js';
 
@@ -13,17 +14,14 @@ describe('worker.stop({ timeoutMs }) on natsBus', () => {
     const leaving = open();
     let startedOnLeaving = 0;
     let finishedOnLeaving = 0;
-    let release: () => void = () => undefined;
-    const stuck = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const stuck = gate();
     const first = startJobWorker({
       bus: leaving,
       queue,
       concurrency: 2,
       handle: async (job) => {
         startedOnLeaving += 1;
-        if (job.params !== 'quick') await stuck;
+        if (job.params !== 'quick') await stuck.passed;
         finishedOnLeaving += 1;
       },
     });
@@ -53,7 +51,7 @@ describe('worker.stop({ timeoutMs }) on natsBus', () => {
     // The leaving worker takes nothing new, and its late finish answers nothing.
     await staying.jobs.enqueue(queue, quick);
     await eventually(() => ranOnStaying.length === 2, 'a new job, on the worker that stayed');
-    release();
+    stuck.open();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(startedOnLeaving).toBe(1);
     expect(ranOnStaying.map((run) => run.id)).toEqual([slow.id, quick.id]);
@@ -65,10 +63,7 @@ describe('worker.stop({ timeoutMs }) on natsBus', () => {
     const bus = open();
     const finished: string[] = [];
     let started = 0;
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const hang = gate();
     const worker = startJobWorker({
       bus,
       queue,
@@ -94,7 +89,7 @@ describe('worker.stop({ timeoutMs }) on natsBus', () => {
       concurrency: 1,
       handle: async (job, delivery) => {
         later.push({ id: job.id, attempt: delivery.attempt });
-        if (later.length === 1) await gate;
+        if (later.length === 1) await hang.passed;
       },
     });
     await next.ready;
@@ -114,7 +109,7 @@ describe('worker.stop({ timeoutMs }) on natsBus', () => {
       { id: handedBack.id, attempt: 1 },
       { id: handedBack.id, attempt: 2 },
     ]);
-    release();
+    hang.open();
     await after.stop();
   });
 
