@@ -37,9 +37,11 @@ const ACK = encoder.encode('+ACK');
  * server, though (a reconnect drops the connection, not the server's waiting pulls), and deliver
  * a job when every slot is busy: that job waits in the consumer, kept alive by its heartbeat, and
  * starts when a slot frees, so no more than `concurrency` jobs ever run and none is handed back
- * (which would spend one of its deliveries). `stop()` hands the waiting ones back at once. The
- * server may also deliver again, after a drop, a job that did arrive: a copy of a job still held
- * waits for it and is answered as it is, a copy of one acknowledged lately is acknowledged.
+ * (which would spend one of its deliveries). `stop()` hands the waiting ones back at once, and
+ * the running ones once its `timeoutMs` is reached (the inbox closes first, so the server hands
+ * them to another worker). The server may also deliver again, after a drop, a job that did
+ * arrive: a copy of a job still held waits for it and is answered as it is, a copy of one
+ * acknowledged lately is acknowledged.
  */
 export function runJobConsumer(
   connection: NatsConnection,
