@@ -127,8 +127,14 @@ async function serve(
     say('exiting');
     process.exit(0);
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  const onSignal = (signal: string) => {
+    shutdown(signal).catch((error: unknown) => {
+      complain(`draining failed: ${(error as Error)?.stack ?? String(error)}`);
+      process.exit(1);
+    });
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
 
   try {
     await consuming.ready;
