@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EVENTUALLY, runTicket } from './support/demo-browser.js';
-import { runCli, startCli } from './support/demo-process.js';
+import { queueTicketRun, runCli, startCli } from './support/demo-process.js';
 import { useDemoWithBrowser } from './support/demo-with-browser.js';
 
 const demo = useDemoWithBrowser();
@@ -45,11 +45,7 @@ describe('the terminal client, against the same demo server as the page', () => 
   }, 90_000);
 
   it('refuses an answer the question does not take, and names the options', async () => {
-    const response = await fetch(`${demo.url}/api/tickets/103/run`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-    });
-    const { generationId } = (await response.json()) as { generationId: string };
+    const generationId = await queueTicketRun(demo.url, 103);
     await expect.poll(async () => runCli(demo.url, ['pending']), EVENTUALLY).toContain(generationId);
     await runCli(demo.url, ['answer', generationId, 'toolu_ask_01', 'Safari 18, blank page']);
     await expect
@@ -62,15 +58,36 @@ describe('the terminal client, against the same demo server as the page', () => 
     );
   }, 90_000);
 
+  it('declines with `decline`, and sends the text false with `answer`', async () => {
+    const startRun = async (ticketId: number) => {
+      const generationId = await queueTicketRun(demo.url, ticketId);
+      await expect.poll(async () => runCli(demo.url, ['pending']), EVENTUALLY).toContain(generationId);
+      return generationId;
+    };
+    const refund = await startRun(102);
+    expect(await runCli(demo.url, ['decline', refund, 'toolu_refund_01'])).toContain(
+      `Declined; the worker resumes ${refund}`,
+    );
+    await expect
+      .poll(async () => runCli(demo.url, ['replay', refund]), EVENTUALLY)
+      .toContain('declined the $45 refund');
+
+    const triage = await startRun(103);
+    await runCli(demo.url, ['answer', triage, 'toolu_ask_01', 'false']);
+    await expect
+      .poll(async () => runCli(demo.url, ['pending']), EVENTUALLY)
+      .toMatch(
+        new RegExp(
+          `${triage}  toolu_priority_01  choice\\s+triage: Priority for ticket 103\\? Reporter says: false options`,
+        ),
+      );
+  }, 90_000);
+
   it('tails input_requested events as generations pause', async () => {
     const tail = startCli(demo.url, ['tail']);
     try {
       await expect.poll(() => tail.output(), EVENTUALLY).toContain('Following input_requested events');
-      const response = await fetch(`${demo.url}/api/tickets/104/run`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-      });
-      const { generationId } = (await response.json()) as { generationId: string };
+      const generationId = await queueTicketRun(demo.url, 104);
       await expect
         .poll(() => tail.output(), EVENTUALLY)
         .toContain(`[toolu_deploy_01] confirm: Allow deploy_release to run?`);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type DemoProcess, runCli, startDemo } from './support/demo-process.js';
+import { type DemoProcess, queueTicketRun, runCli, startDemo } from './support/demo-process.js';
 
 const natsUrl = inject('natsUrl');
 let demo: DemoProcess | undefined;
@@ -19,11 +19,7 @@ describe('the demo with NATS_URL', () => {
   it('runs on NATS JetStream, and the terminal client replays the event log from NATS after the server is gone', async () => {
     const started = demo as DemoProcess;
     expect(started.output()).toContain(`bus: NATS JetStream at ${natsUrl}`);
-    const response = await fetch(`${started.url}/api/tickets/102/run`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-    });
-    const { generationId } = (await response.json()) as { generationId: string };
+    const generationId = await queueTicketRun(started.url, 102);
     await expect.poll(() => runCli(started.url, ['pending']), { timeout: 15_000 }).toContain(generationId);
 
     // Any client on NATS re-labels the question as a secret, and announces a question of its own.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { secretFormsIn } from '@interlude/core/testing';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { EVENTUALLY, runTicket } from './support/demo-browser.js';
+import { EVENTUALLY, expandEveryClip, runTicket } from './support/demo-browser.js';
 import { recordEventStream, runCli, startCli } from './support/demo-process.js';
 import { useDemoWithBrowser } from './support/demo-with-browser.js';
 
@@ -54,6 +54,20 @@ describe('the demo page, in headless Chromium against the started demo', () => {
     await expect.poll(() => page.locator('[data-event="input_requested"]').count(), EVENTUALLY).toBe(2);
   });
 
+  it('takes a typed answer "false" as the text it is: only the Decline button declines', async (context) => {
+    const page = await demo.openDesk(context);
+    await runTicket(page, 103);
+    const text = page.locator('[data-kind="text"]');
+    await text.locator('input[name="answer"]').fill('false');
+    await text.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect
+      .poll(() => page.locator('[data-kind="choice"] .question-prompt').textContent(), EVENTUALLY)
+      .toContain('Priority for ticket 103? Reporter says: false');
+    const timeline = await page.locator('[data-timeline]').textContent();
+    expect(timeline).toContain('ask_reporter → {"reporter_said":"false"}');
+    expect(timeline).not.toContain('declined');
+  });
+
   it('answers a deploy token behind an approval gate; the token is in no form in the page, the event stream, the trace or the terminal client', async (context) => {
     const events = recordEventStream(demo.url);
     await events.ready;
@@ -75,8 +89,10 @@ describe('the demo page, in headless Chromium against the started demo', () => {
       .poll(() => finalAnswer(page).textContent(), EVENTUALLY)
       .toContain('checkout 2.4.1 is live in production');
     // The tool received the token and echoed it; core filtered it before anything else saw it.
-    expect(await finalAnswer(page).textContent()).toContain('"authorized_with":"[FILTERED]"');
+    // Its echo is long: show every clipped text whole, so all of the page is checked.
     await expect.poll(() => page.locator('[data-span^="execute_tool deploy_release"]').count(), EVENTUALLY).toBe(3);
+    expect(await expandEveryClip(page)).toBeGreaterThan(0);
+    expect(await finalAnswer(page).textContent()).toContain('"authorized_with":"[FILTERED]"');
 
     // Every form the tool wrote reached the page, each one filtered.
     expect(await finalAnswer(page).textContent()).toContain('"basic_auth":"Basic ZGVwbG95O');
@@ -109,7 +125,7 @@ describe('the demo page, in headless Chromium against the started demo', () => {
 
   it('runs the manager, which delegates to the billing agent, then asks to confirm the credit', async (context) => {
     const page = await demo.openDesk(context);
-    await runTicket(page, 105);
+    const managerId = await runTicket(page, 105);
     const question = page.locator('[data-kind="confirm"]');
     await expect
       .poll(() => question.locator('.question-prompt').textContent())
@@ -119,5 +135,18 @@ describe('the demo page, in headless Chromium against the started demo', () => {
     await expect.poll(() => finalAnswer(page).textContent(), EVENTUALLY).toContain('Credited Lena Park $49');
     await expect.poll(() => page.locator('[data-span^="invoke_agent billing"]').count(), EVENTUALLY).toBe(1);
     expect(await page.locator('#generations').textContent()).toContain('billing.investigate · delegated');
+
+    // The delegated generation's trace: only billing's spans, naming the manager's run that holds them.
+    await page.locator('#generations li', { hasText: 'billing.investigate · delegated' }).first().click();
+    const parent = page.locator('[data-trace-parent]');
+    await expect.poll(() => parent.getAttribute('data-trace-parent'), EVENTUALLY).toBe(managerId);
+    expect(await parent.textContent()).toContain('Delegated by manager.escalate');
+    expect(await page.locator('[data-span^="invoke_agent billing"]').count()).toBe(1);
+    expect(await page.locator('[data-span^="execute_tool list_invoices"]').count()).toBe(1);
+    expect(await page.locator('[data-span^="invoke_agent manager"]').count()).toBe(0);
+    expect(await page.locator('[data-span^="execute_tool issue_credit"]').count()).toBe(0);
+    await parent.getByRole('button', { name: 'manager.escalate' }).click();
+    await expect.poll(() => page.locator('[data-generation-id]').textContent(), EVENTUALLY).toBe(managerId);
+    await expect.poll(() => page.locator('[data-span^="invoke_agent manager"]').count(), EVENTUALLY).toBe(2);
   });
 });

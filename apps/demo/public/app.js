@@ -1,4 +1,4 @@
-import { clock, fill, h } from './dom.js';
+import { brief, clip, clock, fill, h } from './dom.js';
 import { renderQuestion } from './question-form.js';
 import { renderTimeline } from './timeline.js';
 import { renderTrace } from './trace-view.js';
@@ -120,7 +120,8 @@ function renderPending(question) {
       onclick: () => void select(question.generationId),
     },
     h('span', { class: `kind kind-${question.kind}` }, question.approval ? 'approval' : question.kind),
-    h('span', {}, question.prompt),
+    // The list only points at the question: it is shown whole, with a way to expand, once selected.
+    h('span', { class: 'pending-prompt' }, brief(question.prompt, 140)),
     h(
       'span',
       { class: 'muted' },
@@ -216,15 +217,23 @@ function renderDetail() {
           'div',
           { class: 'final', 'data-final-answer': true },
           h('h3', {}, 'Final answer'),
-          h('p', {}, generation.text),
+          h('p', {}, clip(generation.text, 600, `final:${generation.generationId}`)),
         )
       : null,
     generation.error !== undefined
-      ? h('div', { class: 'final failed', 'data-error': true }, h('h3', {}, 'Failed'), h('p', {}, generation.error))
+      ? h(
+          'div',
+          { class: 'final failed', 'data-error': true },
+          h('h3', {}, 'Failed'),
+          h('p', {}, clip(generation.error, 600, `error:${generation.generationId}`)),
+        )
       : null,
   );
   fill(parts.timeline, renderTimeline(state.events));
-  fill(parts.trace, renderTrace(state.trace));
+  fill(
+    parts.trace,
+    renderTrace(state.trace, (generationId) => void select(generationId)),
+  );
 }
 
 /** Live transitions from the bus: the selected generation's timeline grows as they arrive. */

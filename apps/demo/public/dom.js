@@ -22,6 +22,43 @@ export function fill(element, ...children) {
   for (const child of children.flat(Number.POSITIVE_INFINITY)) if (child) element.append(child);
 }
 
+/** The clipped texts a person opened, by place: a refresh that rebuilds one keeps it open. */
+const opened = new Set();
+
+/**
+ * Text that may be long — a person's 24,000-character answer comes back in the next question, the
+ * timeline, the trace and the final answer — cut to `limit` characters, with a button to show it
+ * all and to fold it again. `place` names where it is shown (the view redraws often), so it stays
+ * open across redraws. Short text is returned as is.
+ */
+export function clip(text, limit, place) {
+  if (text.length <= limit) return text;
+  // Never split a surrogate pair: half an emoji would show as a replacement character.
+  const cut = /[\uD800-\uDBFF]/.test(text[limit - 1]) ? limit - 1 : limit;
+  const holder = h('span', { class: 'clip', 'data-clip': place });
+  const draw = () => {
+    const open = opened.has(place);
+    const toggle = h(
+      'button',
+      {
+        type: 'button',
+        class: 'clip-toggle',
+        'aria-expanded': String(open),
+        onclick: (event) => {
+          event.stopPropagation();
+          if (open) opened.delete(place);
+          else opened.add(place);
+          draw();
+        },
+      },
+      open ? 'Show less' : `Show all ${text.length.toLocaleString('en')} characters`,
+    );
+    fill(holder, h('span', { class: 'clip-text' }, open ? text : `${text.slice(0, cut)}…`), toggle);
+  };
+  draw();
+  return holder;
+}
+
 /** Short JSON for one line of the timeline. */
 export function brief(value, limit = 160) {
   const text = typeof value === 'string' ? value : JSON.stringify(value);

@@ -1,4 +1,4 @@
-import { brief, h } from './dom.js';
+import { clip, h } from './dom.js';
 
 /**
  * Where a person answers a paused generation: Approve/Decline for a confirm, one button per
@@ -7,12 +7,15 @@ import { brief, h } from './dom.js';
  */
 export function renderQuestion(question, send) {
   const title = question.approval ? `Approval gate: ${question.toolName}` : `${question.toolName} asks`;
+  const place = `question:${question.generationId}:${question.toolCallId}`;
   return h(
     'div',
     { class: `question question-${question.kind}`, 'data-question': question.toolCallId, 'data-kind': question.kind },
     h('div', { class: 'question-title' }, title, h('code', {}, question.toolCallId)),
-    h('p', { class: 'question-prompt' }, question.prompt),
-    question.arguments !== undefined ? h('p', { class: 'question-arguments' }, brief(question.arguments)) : null,
+    h('p', { class: 'question-prompt' }, clip(question.prompt, 400, `${place}:prompt`)),
+    question.arguments !== undefined
+      ? h('p', { class: 'question-arguments' }, clip(JSON.stringify(question.arguments), 160, `${place}:arguments`))
+      : null,
     renderControls(question, send),
   );
 }

@@ -1,4 +1,4 @@
-import { brief, clock, h } from './dom.js';
+import { clip, clock, h } from './dom.js';
 
 /** One line per transition of a generation, as the bus published it. */
 export function renderTimeline(events) {
@@ -12,7 +12,7 @@ export function renderTimeline(events) {
         { class: `event event-${event.event}`, 'data-event': event.event },
         h('time', {}, clock(event.time)),
         h('span', { class: 'event-name' }, event.event.replaceAll('_', ' ')),
-        h('span', { class: 'event-text' }, describe(event)),
+        h('span', { class: 'event-text' }, clip(describe(event), 240, `event:${event.id}`)),
       ),
     ),
   );
@@ -24,11 +24,13 @@ function describe(event) {
     case 'started':
       return `${event.agent}.${event.action} on ${data.model} (${data.provider})`;
     case 'model_responded': {
-      const calls = data.tool_calls.map((call) => `${call.name}(${brief(call.arguments, 80)})`);
+      const calls = data.tool_calls.map((call) => `${call.name}(${JSON.stringify(call.arguments)})`);
       return [data.text, calls.length > 0 ? `calls ${calls.join(', ')}` : ''].filter(Boolean).join(' · ');
     }
-    case 'tool_completed':
-      return `${data.tool_name} → ${data.is_error ? 'error ' : ''}${brief(data.result)}`;
+    case 'tool_completed': {
+      const result = typeof data.result === 'string' ? data.result : JSON.stringify(data.result);
+      return `${data.tool_name} → ${data.is_error ? 'error ' : ''}${result}`;
+    }
     case 'input_requested':
       return data.input_requests.map((request) => `${request.kind}: ${request.prompt}`).join(' · ');
     case 'resumed': {

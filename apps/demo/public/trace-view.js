@@ -1,4 +1,4 @@
-import { h } from './dom.js';
+import { brief, clip, h } from './dom.js';
 
 const SHOWN_ATTRIBUTES = [
   'gen_ai.tool.call.arguments',
@@ -12,9 +12,11 @@ const SHOWN_ATTRIBUTES = [
 
 /**
  * The span tree of each run of a generation (the first run and one per resume), drawn as a
- * waterfall: indentation is nesting, bar offset and width are start and duration in the run.
+ * waterfall: indentation is nesting, bar offset and width are start and duration in the run. A
+ * delegated generation's run shows its own spans and names the caller whose run holds them;
+ * `select(generationId)` opens that caller.
  */
-export function renderTrace(runs) {
+export function renderTrace(runs, select) {
   if (runs.length === 0) return h('p', { class: 'empty' }, 'No finished spans yet.');
   return h(
     'div',
@@ -26,11 +28,25 @@ export function renderTrace(runs) {
         h(
           'h4',
           {},
-          `${index === 0 ? 'First run' : `Resume ${index}`} · ${run.durationMs.toFixed(1)} ms · trace ${run.traceId.slice(0, 8)}`,
+          `${run.parent ? 'Delegated run' : index === 0 ? 'First run' : `Resume ${index}`} · ${run.durationMs.toFixed(1)} ms · trace ${run.traceId.slice(0, 8)}`,
         ),
+        run.parent ? renderParent(run, select) : null,
         flatten(run.roots, 0).map(({ span, depth }) => renderSpan(span, depth, run.durationMs)),
       ),
     ),
+  );
+}
+
+function renderParent(run, select) {
+  const { parent } = run;
+  return h(
+    'p',
+    { class: 'trace-parent', 'data-trace-parent': parent.generationId },
+    'Delegated by ',
+    h('button', { type: 'button', onclick: () => select(parent.generationId) }, `${parent.agent}.${parent.action}`),
+    ' ',
+    h('code', {}, parent.generationId),
+    `: only this generation's spans are shown; the whole run is in its caller's trace ${run.traceId.slice(0, 8)}.`,
   );
 }
 
@@ -45,7 +61,7 @@ function renderSpan(span, depth, total) {
   );
   return h(
     'div',
-    { class: `span span-${span.status}`, 'data-span': span.name, title: details.join('\n') },
+    { class: `span span-${span.status}`, 'data-span': span.name, title: brief(details.join('\n'), 600) },
     h('span', { class: 'span-name', style: `padding-left:${depth * 14}px` }, span.name),
     h(
       'span',
@@ -56,6 +72,8 @@ function renderSpan(span, depth, total) {
       }),
     ),
     h('span', { class: 'span-duration' }, `${span.durationMs.toFixed(1)} ms`),
-    details.length > 0 ? h('span', { class: 'span-details' }, details.join('  ')) : null,
+    details.length > 0
+      ? h('span', { class: 'span-details' }, clip(details.join('  '), 300, `span:${span.spanId}`))
+      : null,
   );
 }

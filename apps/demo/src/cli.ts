@@ -1,7 +1,8 @@
 /**
  * The desk's terminal client, for the same bus as the page:
  *   pending                          open questions across generations
- *   answer <generation> <call> <value>   answer one (`-` reads the value from stdin; `false` declines)
+ *   answer <generation> <call> <value>   answer one (`-` reads the value from stdin)
+ *   decline <generation> <call>      decline one, as the page's Decline button does
  *   replay <generation>              the generation's timeline from the event log
  *   tail                             follows input_requested events
  * With the memory bus it goes through the demo server's HTTP API (the bus lives in that process);
@@ -11,12 +12,21 @@
 import { natsBus } from '@interlude/bus';
 import { type Bus, createRuntime } from '@interlude/core';
 import { DemoClient } from './cli/demo-client.js';
+import { exitCodes } from './cli/exit-codes.js';
 import { formatEvent, formatQuestion } from './cli/format-event.js';
+import type { AnswerOutcome } from './server/answer-question.js';
 
-const USAGE = `usage: cli pending | answer <generation> <call> <value|-> | replay <generation> | tail`;
+const USAGE = `usage: cli pending | answer <generation> <call> <value|-> | decline <generation> <call> | replay <generation> | tail`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  const codes = exitCodes();
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    console.log(USAGE);
+    return 0;
+  }
+  // Ctrl-C is how `tail` stops; any other command it simply interrupts, without a stack trace.
+  if (command !== 'tail') process.once('SIGINT', () => process.exit(codes.interrupted));
   const client = new DemoClient();
   const natsUrl = process.env['NATS_URL']?.trim() || undefined;
   if (command === 'pending') {
@@ -28,12 +38,12 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'answer' && rest.length === 3) {
     const [generationId, toolCallId, raw] = rest as [string, string, string];
     const value = raw === '-' ? await readStdin() : raw;
-    const outcome = await client.answer(generationId, toolCallId, value);
-    if (outcome.resumed === 'worker')
-      console.log(`Answered; the worker resumes ${generationId} (job ${outcome.jobId}).`);
-    else if (outcome.resumed === 'in-process')
-      console.log(`Answered; ${generationId} resumed in the server: ${outcome.status}.`);
-    else console.log(`Answered; still waiting for ${outcome.waitingFor.join(', ')}.`);
+    console.log(describeOutcome('Answered', generationId, await client.answer(generationId, toolCallId, value)));
+    return 0;
+  }
+  if (command === 'decline' && rest.length === 2) {
+    const [generationId, toolCallId] = rest as [string, string];
+    console.log(describeOutcome('Declined', generationId, await client.answer(generationId, toolCallId, false)));
     return 0;
   }
   if (command === 'replay' && rest.length === 1) {
@@ -53,19 +63,33 @@ async function main(argv: string[]): Promise<number> {
       );
     const print = (event: Parameters<typeof formatEvent>[0]) =>
       console.log(`${event.generation_id}  ${formatEvent(event)}`);
+    const stopped = new AbortController();
+    process.on('SIGINT', () => stopped.abort());
     if (natsUrl === undefined) {
-      await client.follow('event=input_requested', { onOpen: announce, onEvent: print });
+      await client
+        .follow('event=input_requested', { onOpen: announce, onEvent: print }, stopped.signal)
+        .catch((error: unknown) => {
+          if (!stopped.signal.aborted) throw error;
+        });
       return 0;
     }
     const bus = signedNatsBus(natsUrl);
     await bus.subscribe({ event: 'input_requested' }, print);
     announce();
-    await new Promise<void>((resolve) => process.once('SIGINT', resolve));
+    await new Promise((resolve) => stopped.signal.addEventListener('abort', resolve));
     await bus.close();
     return 0;
   }
-  console.error(USAGE);
-  return 2;
+  // Never echo the arguments: a mistyped `answer` may hold a secret.
+  const known = ['pending', 'answer', 'decline', 'replay', 'tail'].includes(command);
+  console.error(`${known ? `${command}: wrong number of arguments` : 'Unknown command'}\n${USAGE}`);
+  return codes.usage;
+}
+
+function describeOutcome(done: string, generationId: string, outcome: AnswerOutcome): string {
+  if (outcome.resumed === 'worker') return `${done}; the worker resumes ${generationId} (job ${outcome.jobId}).`;
+  if (outcome.resumed === 'in-process') return `${done}; ${generationId} resumed in the server: ${outcome.status}.`;
+  return `${done}; still waiting for ${outcome.waitingFor.join(', ')}.`;
 }
 
 /**

@@ -27,7 +27,7 @@ console.log('Interlude demo: a support desk where agents pause to ask a person\n
 for (const line of desk.defaults) console.log(`  ${line}`);
 console.log(`\n  Open ${server.url}`);
 console.log(
-  `  Terminal: ${PNPM} --filter @interlude/demo cli pending | answer <generation> <call> <value> | replay <generation> | tail\n`,
+  `  Terminal: ${PNPM} --filter @interlude/demo cli pending | answer <generation> <call> <value> | decline <generation> <call> | replay <generation> | tail\n`,
 );
 
 let stopping = false;

@@ -27,3 +27,15 @@ export async function runTicket(page: Page, ticketId: number): Promise<string> {
   await page.locator(`[data-generation-id="${generationId}"]`).waitFor();
   return generationId;
 }
+
+/** Presses every "Show all" button on the page, so long texts show whole (clipped ones hide the rest). */
+export async function expandEveryClip(page: Page): Promise<number> {
+  const showAll = page.getByRole('button', { name: /^Show all/ });
+  let pressed = 0;
+  // Each press turns that button into "Show less", so the first one left is always a new one.
+  while ((await showAll.count()) > 0) {
+    await showAll.first().click();
+    pressed += 1;
+  }
+  return pressed;
+}

@@ -65,6 +65,17 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** Queues a run of a ticket through the API, as the page's Run agent button does; returns its generation id. */
+export async function queueTicketRun(url: string, ticketId: number): Promise<string> {
+  const response = await fetch(`${url}/api/tickets/${ticketId}/run`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+  });
+  if (!response.ok) throw new Error(`Running ticket ${ticketId} answered ${response.status}`);
+  const { generationId } = (await response.json()) as { generationId: string };
+  return generationId;
+}
+
 /**
  * Runs the terminal client (`apps/demo/src/cli.ts`) against a demo server and returns what it
  * printed; `NATS_URL` in `environment` makes it read NATS directly where it can.

@@ -10,8 +10,11 @@ export interface DemoWithBrowser {
   readonly url: string;
   /** Everything the demo printed, to check nothing secret reached its logs. */
   output(): string;
-  /** A fresh page on the demo, live on its event stream; its screenshot is saved under test-results/ if the test fails. */
-  openDesk(context: TestContext): Promise<Page>;
+  /**
+   * A fresh page on the demo, live on its event stream, 1400 × 1000 unless `viewport` says
+   * otherwise; its screenshot is saved under test-results/ if the test fails.
+   */
+  openDesk(context: TestContext, viewport?: { width: number; height: number }): Promise<Page>;
 }
 
 /**
@@ -48,9 +51,9 @@ export function useDemoWithBrowser(): DemoWithBrowser {
       return started().demo.url;
     },
     output: () => started().demo.output(),
-    async openDesk(context) {
+    async openDesk(context, viewport = { width: 1400, height: 1000 }) {
       const { demo, browser } = started();
-      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      const page = await browser.newPage({ viewport });
       context.onTestFailed(() => saveFailureScreenshot(page, context.task.name));
       await page.goto(demo.url);
       await page.locator('.connection.live').waitFor();

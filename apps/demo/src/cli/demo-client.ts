@@ -19,7 +19,8 @@ export class DemoClient {
     return this.#request('GET', '/api/pending');
   }
 
-  answer(generationId: string, toolCallId: string, value: string): Promise<AnswerOutcome> {
+  /** Answers one question: a string as typed, or `false` to decline it. */
+  answer(generationId: string, toolCallId: string, value: string | false): Promise<AnswerOutcome> {
     return this.#request('POST', `/api/generations/${encodeURIComponent(generationId)}/answers`, { toolCallId, value });
   }
 

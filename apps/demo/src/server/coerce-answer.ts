@@ -3,14 +3,17 @@ import type { ChoiceOption, InputRequestJSON, JsonValue } from '@interlude/core'
 /**
  * Turns what a person typed or clicked into the answer core expects for the question's kind:
  * `true`/`false` for a confirm, one of the option values for a choice, a string for text and
- * secrets. `false` (or the string `false`) declines any question. The terminal client sends
- * strings, the page sends typed values; both land here. Throws a `TypeError` a person can read.
+ * secrets. Only the boolean `false` declines any question (the page's Decline button, the
+ * terminal client's `decline`): what a person typed is their answer, so the text `false` stays
+ * text. A confirm reads typed words (`yes`, `no`, `false`…) as its two answers. The terminal
+ * client sends strings, the page sends typed values; both land here. Throws a `TypeError` a
+ * person can read.
  */
 export function coerceAnswer(request: InputRequestJSON, value: unknown): unknown {
-  if (value === false || value === 'false') return false;
+  if (value === false) return false;
   if (request.kind === 'confirm') {
     if (value === true || (typeof value === 'string' && /^(true|yes|y|approve)$/i.test(value))) return true;
-    if (typeof value === 'string' && /^(no|n|decline)$/i.test(value)) return false;
+    if (typeof value === 'string' && /^(false|no|n|decline)$/i.test(value)) return false;
     throw new TypeError(`"${request.prompt}" takes yes or no`);
   }
   if (request.kind === 'choice') {

@@ -9,7 +9,7 @@ import { buildTraceRuns, type SpanNode } from './trace-tree.js';
 const names = (node: SpanNode): unknown => ({ [node.name]: node.children.map(names) });
 
 describe('SpanCollector and buildTraceRuns', () => {
-  it("groups a generation's spans into a tree, with a delegated generation nested in its caller's trace", async () => {
+  it("groups a generation's spans into a tree; a delegated generation nests in its caller's, and its own trace names the caller", async () => {
     const spans = new SpanCollector();
     const tracerProvider = new BasicTracerProvider({ spanProcessors: [spans] });
     const runtime = createRuntime({ telemetry: openTelemetry({ tracerProvider }) });
@@ -58,9 +58,21 @@ describe('SpanCollector and buildTraceRuns', () => {
       expect(child.startMs + child.durationMs).toBeLessThanOrEqual(root.durationMs + 1);
     }
 
+    expect(run?.parent).toBeUndefined();
+
+    // The delegated generation's trace: its own spans only, naming the run it belongs to.
     const billingGeneration = root.children[1]?.children[0]?.attributes['interlude.generation_id'];
     expect(typeof billingGeneration).toBe('string');
-    expect(spans.runsOf(billingGeneration as string)).toEqual(spans.runsOf(response.generationId));
+    const billingRuns = buildTraceRuns(spans.runsOf(billingGeneration as string));
+    expect(billingRuns).toHaveLength(1);
+    expect(billingRuns[0]?.roots.map(names)).toEqual([{ 'invoke_agent billing': [{ 'chat scripted-1': [] }] }]);
+    expect(billingRuns[0]?.parent).toEqual({
+      generationId: response.generationId,
+      agent: 'manager',
+      action: 'escalate',
+    });
+    expect(billingRuns[0]?.traceId).toBe(run?.traceId);
+    expect(billingRuns[0]?.roots[0]?.startMs).toBe(0);
     expect(spans.runsOf('gen_unknown')).toEqual([]);
     await tracerProvider.shutdown();
   });

@@ -1,5 +1,6 @@
 import type { HrTime } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { GenerationRun, ParentGeneration } from './span-collector.js';
 
 /** One span as the page draws it: offsets from the start of its run, in milliseconds. */
 export interface SpanNode {
@@ -17,6 +18,8 @@ export interface TraceRun {
   traceId: string;
   durationMs: number;
   roots: SpanNode[];
+  /** The generation that delegated this one: its run's trace holds this run's spans and its own. */
+  parent?: ParentGeneration;
 }
 
 /**
@@ -24,8 +27,8 @@ export interface TraceRun {
  * order, times relative to the run's first span. A span whose parent never finished (or lives in
  * another process) is drawn as a root rather than dropped.
  */
-export function buildTraceRuns(runs: readonly ReadableSpan[][]): TraceRun[] {
-  return runs.map((spans) => {
+export function buildTraceRuns(runs: readonly GenerationRun[]): TraceRun[] {
+  return runs.map(({ spans, parent }) => {
     const origin = Math.min(...spans.map((span) => toMs(span.startTime)));
     const nodes = new Map<string, SpanNode>();
     for (const span of spans) nodes.set(span.spanContext().spanId, toNode(span, origin));
@@ -37,7 +40,8 @@ export function buildTraceRuns(runs: readonly ReadableSpan[][]): TraceRun[] {
       else parent.children.push(node);
     }
     const end = Math.max(...spans.map((span) => toMs(span.endTime)));
-    return { traceId: spans[0]?.spanContext().traceId ?? '', durationMs: round(end - origin), roots };
+    const traceId = spans[0]?.spanContext().traceId ?? '';
+    return { traceId, durationMs: round(end - origin), roots, ...(parent && { parent }) };
   });
 }
 

@@ -13,6 +13,12 @@ export interface InputRequestInfo {
   generationId: string;
   params: unknown;
   checkpoint: Checkpoint;
+  /**
+   * True when the pause was reached while resuming a checkpoint (a tool asked again, or another
+   * call asked after the answered one ran), false on the generation's first pause. A callback that
+   * notifies a person once per generation, or counts how often one was asked, tells them apart here.
+   */
+  resuming: boolean;
 }
 
 export type InputRequestCallback = (requests: InputRequest[], info: InputRequestInfo) => void | Promise<void>;

@@ -17,6 +17,10 @@ const reservedNames = new Set([
  * Defines an agent: a provider, instructions, and named actions that each build a prompt from
  * params. `agent.<action>(params)` returns a `Generation`. The agent registers with its runtime
  * (the embedded default when none is given) so workers and `runtime.answer()` can find it by name.
+ * Defining it again under the same name replaces it for those lookups (tests that rebuild their
+ * agents, hot reload and per-request factories all do); generations already running keep theirs.
+ * What varies per request belongs in the action's params, which the checkpoint keeps: a
+ * definition's closure is whichever definition resumes.
  *
  * @example
  *   const support = defineAgent({

@@ -5,6 +5,7 @@ import type { Job } from '../bus/bus.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { DEFAULT_QUEUE } from '../runtime/runtime.js';
 import { refuseSecretOptionsInJob, restoreSecretOptions } from '../secrets/secret-options.js';
+import { runOutsideToolScope } from '../tool/tool-context.js';
 import { signJob } from '../trust/sign-job.js';
 import { checkResume } from './check-resume.js';
 import { claimCheckpoint } from './claim-checkpoint.js';
@@ -41,7 +42,10 @@ export function newGenerationId(): string {
 
 /**
  * One action of one agent with its params: start it, stream it, resume it, or hand it to a worker.
- * The action runs again on every call here, which rebuilds its tools and instructions.
+ * The action runs again on every call here, which rebuilds its tools and instructions. A generation
+ * started inside a tool body (delegated, or directly) runs wholly outside that body's scope — its
+ * action function, its tools, its callbacks — so `InputRequest.answerFor()` there never reads the
+ * parent's answer, which may be a secret the child's scrubber does not know.
  */
 export class Generation {
   constructor(
@@ -52,29 +56,29 @@ export class Generation {
 
   /** Runs until the generation finishes or pauses. Throws the (scrubbed) failure. */
   generateNow(control: RunControl = {}): Promise<GenerationResponse> {
-    return this.start(control);
+    return runOutsideToolScope(() => this.start(control));
   }
 
   /** Like `generateNow()`, yielding parts as they happen; `await stream.response` after the loop. */
   stream(control: RunControl = {}): GenerationStream {
-    return createGenerationStream((sink) => this.start(control, sink));
+    return createGenerationStream((sink) => runOutsideToolScope(() => this.start(control, sink)));
   }
 
   /** Checks everything, then resumes a paused generation with the person's answers. */
   resumeNow(input: ResumeInput, control: RunControl = {}): Promise<GenerationResponse> {
-    return this.resume(input, control);
+    return runOutsideToolScope(() => this.resume(input, control));
   }
 
   /** `resumeNow()` as a stream of parts. */
   resumeStream(input: ResumeInput, control: RunControl = {}): GenerationStream {
-    return createGenerationStream((sink) => this.resume(input, control, sink));
+    return createGenerationStream((sink) => runOutsideToolScope(() => this.resume(input, control, sink)));
   }
 
   /** Checks the action, then queues the generation for a worker. */
   async generateLater(
     options: { queue?: string; generationId?: string } = {},
   ): Promise<{ generationId: string; jobId: string }> {
-    this.prompt();
+    runOutsideToolScope(() => this.prompt());
     const generationId = options.generationId ?? newGenerationId();
     const job = this.job('generate', generationId);
     await this.enqueue(options.queue, job);

@@ -90,6 +90,40 @@ describe('loop controls', () => {
     expect(calls).toEqual(['first:Why?:handle:true', 'except-other']);
   });
 
+  it('tells onInputRequest callbacks a first pause from a pause reached while resuming', async () => {
+    const seen: Array<{ prompt: string | undefined; resuming: boolean }> = [];
+    const twoQuestions = tool({
+      name: 'two_questions',
+      description: 'Asks for a name, then for a surname',
+      input: z.object({}),
+      run: (_, ctx) =>
+        ctx.answer === undefined
+          ? InputRequest.text('Name?')
+          : ctx.answer === 'Ada'
+            ? InputRequest.text('Surname?')
+            : `hello ${String(ctx.answer)}`,
+    });
+    const { agent, runtime } = scriptedAgent(
+      () => ({ message: 'x', tools: [twoQuestions] }),
+      [{ toolCalls: [{ id: 'q1', name: 'two_questions', arguments: {} }] }, { text: 'done' }],
+      {
+        onInputRequest: [(requests, info) => void seen.push({ prompt: requests[0]?.prompt, resuming: info.resuming })],
+      },
+    );
+    const first = await agent.handle().generateNow();
+    const second = await agent
+      .handle()
+      .resumeNow({ checkpoint: throughJson(first.checkpoint), answers: { q1: 'Ada' } });
+    expect(second.awaitingInput).toBe(true);
+    // Resumed by id, as a reviewer's answer in another request would be.
+    const done = await runtime.answer(second.generationId, { q1: 'Lovelace' });
+    expect(done.status).toBe('completed');
+    expect(seen).toEqual([
+      { prompt: 'Name?', resuming: false },
+      { prompt: 'Surname?', resuming: true },
+    ]);
+  });
+
   it('tells a tool it is resuming, and answerFor / currentToolCallId read the same answer from anywhere in the tool', async () => {
     const seen: unknown[] = [];
     const readAnswer = () => InputRequest.answerFor(InputRequest.currentToolCallId());

@@ -1,4 +1,4 @@
-import type { AgentBase, InputRequestCallbackEntry } from '../agent/agent-types.js';
+import type { AgentBase, InputRequestCallbackEntry, InputRequestInfo } from '../agent/agent-types.js';
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
 import type { InputRequest } from '../input-request/input-request.js';
 
@@ -9,8 +9,16 @@ export async function notifyInputRequest(
   params: unknown,
   requests: InputRequest[],
   checkpoint: Checkpoint,
+  resuming: boolean,
 ): Promise<void> {
-  const info = { agent: agent.name, action, generationId: checkpoint.generation_id, params, checkpoint };
+  const info: InputRequestInfo = {
+    agent: agent.name,
+    action,
+    generationId: checkpoint.generation_id,
+    params,
+    checkpoint,
+    resuming,
+  };
   for (const entry of agent.inputRequestCallbacks) {
     if (!appliesTo(entry, action)) continue;
     const handler = typeof entry === 'function' ? entry : entry.handler;

@@ -7,7 +7,6 @@ import { askedInputRequest } from '../input-request/asked-input-request.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { toToolSpec } from '../tool/tool.js';
-import { runOutsideToolScope } from '../tool/tool-context.js';
 import { createGenerationActor, type GenerationActor } from './bound-machine.js';
 import { createEventPublisher } from './event-publisher.js';
 import { type GenerationContext, startingContext } from './generation-context.js';
@@ -52,10 +51,6 @@ export interface RunOptions {
  * stores the checkpoint before announcing a pause, and throws the (scrubbed) failure.
  */
 export async function runGeneration(options: RunOptions): Promise<GenerationResponse> {
-  return runOutsideToolScope(() => run(options));
-}
-
-async function run(options: RunOptions): Promise<GenerationResponse> {
   const { start } = options;
   const initial = start.kind === 'fresh' ? freshContext(options, start.generationId) : start.context;
   const generationId = initial.identity.generationId;
@@ -175,7 +170,8 @@ async function runToStop(
     continuationsExceeded: !paused && context.lastResponse?.continuation === true,
   };
   if (checkpoint !== undefined && !options.nested) {
-    await notifyInputRequest(agent, prompt.actionName, options.params, response.inputRequests, checkpoint);
+    const resuming = start.kind === 'resume';
+    await notifyInputRequest(agent, prompt.actionName, options.params, response.inputRequests, checkpoint, resuming);
   }
   trace?.end({ status });
   return response;

@@ -50,10 +50,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     },
     agents,
     register(agent) {
-      const existing = agents.get(agent.name);
-      if (existing !== undefined && existing !== agent) {
-        throw new TypeError(`This runtime already has an agent named ${agent.name}`);
-      }
+      // The latest definition wins lookups by name; see `Runtime.register` for why.
       agents.set(agent.name, agent);
     },
     async answer(generationId, answers) {
@@ -93,6 +90,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       throw new ResumeError(
         'agent_mismatch',
         `Generation ${generationId} belongs to agent ${stored.checkpoint.agent}, which this runtime does not have`,
+      );
+    }
+    const action = stored.checkpoint.action_name;
+    if (agent.actions[action] === undefined) {
+      throw new ResumeError(
+        'action_mismatch',
+        `Generation ${generationId} paused in action ${action}, which agent ${agent.name} as defined now does not have`,
       );
     }
     return { agent, stored };

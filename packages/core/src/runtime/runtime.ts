@@ -22,7 +22,15 @@ export interface Runtime {
   audience(): Promise<string | undefined>;
   /** Agents defined with this runtime, by name. */
   readonly agents: ReadonlyMap<string, AgentBase>;
-  /** Called by `defineAgent`; a second agent with the same name is refused. */
+  /**
+   * Called by `defineAgent`. Defining an agent again under a name already used replaces the
+   * earlier definition for every lookup by name — `agents`, `answer()`, `answerLater()`, workers
+   * without an `agents` list — while generations already running, and agent objects still held,
+   * keep the definition they were made from. A checkpoint names its agent, not a definition, so
+   * a rebuilt agent (a test's fresh setup, a hot reload, a factory per request) resumes what the
+   * earlier one paused; the resume checks still refuse a checkpoint the new definition cannot
+   * take (`action_mismatch`, `provider_mismatch`, `model_mismatch`) before anything runs.
+   */
   register(agent: AgentBase): void;
   /** Resumes a stored checkpoint by generation id, in this process. */
   answer(generationId: string, answers: Record<string, unknown>): Promise<GenerationResponse>;
