@@ -30,7 +30,7 @@ function cycleSection(result: CycleOverheadResult): string {
     ['variant', 'median ms', 'p95 ms', 'median ×', 'p95 ×', 'goal (median)'],
     rows,
   )}
-Interlude's NATS variant sends nats-server ${result.natsMessagesPerCycle} messages per cycle (the NATS floor sends the same 11)`;
+Interlude's NATS variant sends nats-server ${result.natsMessagesPerCycle} messages per cycle (the NATS floor sends the same 12)`;
 }
 
 function checkpointSection(result: CheckpointSizeResult): string {

@@ -35,9 +35,12 @@ describe('the terminal client, against the same demo server as the page', () => 
     expect(lines).toEqual([
       'started',
       'model_responded',
+      'tool_started',
       'tool_completed',
+      'tool_started',
       'input_requested',
       'resumed',
+      'tool_started',
       'tool_completed',
       'model_responded',
       'completed',

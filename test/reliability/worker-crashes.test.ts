@@ -3,10 +3,11 @@ import { natsBus } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
 import { createRuntime, ResumeError, type Runtime } from '@interlude/core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { rawStoredEventIds } from '../support/bus-raw-log.js';
 import { CANARY, type CrashPoint, defineReliabilityAgent } from '../support/reliability-agent.js';
+import { expectEachSideEffectOnce, expectWholeLogs } from '../support/reliability-checks.js';
 import { recordFigure } from '../support/reliability-figures.js';
-import { countByCall, createLedger, type Ledger, type SideEffectRow } from '../support/reliability-ledger.js';
+import { startFleet } from '../support/reliability-fleet.js';
+import { createLedger, type Ledger } from '../support/reliability-ledger.js';
 import { superviseWorkers } from '../support/reliability-supervisor.js';
 import { seededRandom, waitUntil } from '../support/reliability-wait.js';
 import { startWireTap } from '../support/reliability-wire-tap.js';
@@ -20,6 +21,7 @@ const seed = Number(process.env['INTERLUDE_RELIABILITY_SEED'] ?? Math.floor(Math
 let ledger: Ledger & { drop(): Promise<void> };
 let runtime: Runtime;
 let supervisor: ReturnType<typeof superviseWorkers> | undefined;
+let fleetStop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   ledger = await createLedger(inject('postgresUrl'));
@@ -28,6 +30,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
+  await fleetStop?.();
   await supervisor?.stop();
 });
 
@@ -50,95 +53,79 @@ function crashPlan(): Record<number, CrashPoint> {
 }
 
 /**
- * Starts 2 supervised workers, queues `GENERATIONS` background generations, answers each once it
- * pauses (a background resume too) and waits until all have completed. `whileRunning` runs beside.
+ * Starts 2 supervised workers, queues `GENERATIONS` background generations and has the operator
+ * answer every question they ask (a background resume each time) until all have completed.
+ * `whileRunning` runs beside. A killed worker cannot finish a call, so the operator may decide
+ * about an unknown outcome at once.
  */
 async function runThroughWorkers(env: Record<string, string>, maxRestarts: number, whileRunning?: () => Promise<void>) {
-  const queue = uniqueId('reliability');
-  const current = superviseWorkers({
-    script: 'reliability-worker-process.ts',
+  const fleet = await startFleet({
+    runtime,
+    ledger,
+    natsUrl: inject('natsUrl'),
+    postgresUrl: inject('postgresUrl'),
     count: 2,
     maxRestarts,
-    env: {
-      NATS_URL: inject('natsUrl'),
-      QUEUE: queue,
-      POSTGRES_URL: inject('postgresUrl'),
-      LEDGER_SCHEMA: ledger.schema,
-      JOB_ACK_WAIT_MS: '1500',
-      ...env,
-    },
+    ackWaitMs: 1_500,
+    generations: GENERATIONS,
+    env,
+    mayDecide: () => true,
   });
+  fleetStop = fleet.stop;
+  const { operator, generationIds, queue, supervisor: current } = fleet;
   supervisor = current;
-  await current.ready();
-
-  const paused = new Set<string>();
-  const completed = new Set<string>();
-  const ours = new Set<string>();
-  const subscription = await runtime.bus.subscribe({ event: ['input_requested', 'completed'] }, (event) => {
-    if (!ours.has(event.generation_id)) return;
-    (event.event === 'completed' ? completed : paused).add(event.generation_id);
-  });
   const supervised = (condition: () => boolean) => {
     current.check();
     return condition();
   };
-  const progress = () => `${paused.size} paused, ${completed.size} completed, killed ${current.killed.length}`;
+  const progress = () =>
+    `${operator.paused.size} paused, ${operator.completed.size} completed, killed ${current.killed.length}, ${operator.failures.length} failed answers`;
   const started = performance.now();
   const beside = whileRunning?.();
   try {
-    const generationIds: string[] = [];
-    for (let ticketId = 0; ticketId < GENERATIONS; ticketId += 1) {
-      const generationId = `gen_${uniqueId('w').replaceAll(/[^a-zA-Z0-9]/g, '')}`;
-      ours.add(generationId);
-      generationIds.push(generationId);
-      await runtime.agents.get('support')?.generation('handle', { ticketId }).generateLater({ queue, generationId });
-    }
-    await waitUntil(() => supervised(() => paused.size === GENERATIONS), 'every generation to pause', {
-      timeoutMs: 60_000,
-      progress,
-    });
-    for (const generationId of generationIds) await runtime.answerLater(generationId, { call_refund: true }, { queue });
-    await waitUntil(() => supervised(() => completed.size === GENERATIONS), 'every generation to complete', {
-      timeoutMs: 90_000,
+    await fleet.enqueueAll();
+    await waitUntil(() => supervised(() => operator.completed.size === GENERATIONS), 'every generation to complete', {
+      timeoutMs: 150_000,
       progress,
     });
     await beside;
-    return { generationIds, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) };
+    expect(operator.failures).toEqual([]);
+    expect(await runtime.bus.jobs.deadLetters(queue)).toEqual([]);
+    return { generationIds, operator, seconds: Number(((performance.now() - started) / 1000).toFixed(1)) };
   } finally {
-    await subscription.unsubscribe();
-    await current.stop();
+    await fleet.stop();
   }
 }
 
-/** Every event stored exactly once, each log from `started` to one `completed`, each call's result logged once. */
-async function expectWholeLogs(generationIds: readonly string[]): Promise<number> {
-  let events = 0;
+/**
+ * Every log whole, with each call's result logged once, the refund's own question once, and a
+ * question about an unknown outcome exactly in the generations where the operator met one.
+ */
+async function expectQuestionsWhereAsked(generationIds: readonly string[], questioned: ReadonlySet<string>) {
+  const events = await expectWholeLogs(runtime.bus, inject('natsUrl'), generationIds);
   for (const generationId of generationIds) {
     const log = await runtime.bus.events(generationId);
-    const raw = await rawStoredEventIds(inject('natsUrl'), generationId);
-    expect(raw).toEqual(log.map((event) => event.id));
-    expect(new Set(raw).size).toBe(raw.length);
-    const names = log.map((event) => event.event);
-    expect(names[0]).toBe('started');
-    expect(names.at(-1)).toBe('completed');
-    expect(names.filter((name) => name === 'completed')).toHaveLength(1);
-    expect(names.filter((name) => name === 'input_requested')).toHaveLength(1);
+    expect(log.filter((event) => event.event === 'completed')).toHaveLength(1);
+    const asked = log.flatMap((event) => (event.event === 'input_requested' ? event.data.input_requests : []));
+    const unknown = asked.filter((request) => request.metadata?.['outcome_unknown'] === true);
+    // The refund's own confirm, asked once (a question may also hold outcome-unknown ones).
+    expect(
+      asked.filter(
+        (request) => request.tool_call_id === 'call_refund' && request.metadata?.['outcome_unknown'] !== true,
+      ),
+      generationId,
+    ).toHaveLength(1);
+    expect(unknown.length > 0, generationId).toBe(questioned.has(generationId));
     const toolCalls = log.flatMap((event) => (event.event === 'tool_completed' ? [event.data.tool_call_id] : []));
     expect(toolCalls.sort()).toEqual(['call_lookup', 'call_refund']);
-    events += log.length;
   }
   return events;
-}
-
-function rowsOf(rows: readonly SideEffectRow[], generationIds: readonly string[]): SideEffectRow[] {
-  const ours = new Set(generationIds);
-  return rows.filter((row) => ours.has(row.generation_id) || row.tool === 'LEAK');
 }
 
 describe('workers killed with SIGKILL mid-generation', () => {
   it(`${GENERATIONS} generations through 2 worker processes, killed before the tool, after it and before the ack: all complete, each side effect and event once`, async () => {
     const plan = crashPlan();
-    const { generationIds, seconds } = await runThroughWorkers(
+    const { generationIds, operator, seconds } = await runThroughWorkers(
       { CRASH_PLAN: JSON.stringify(plan) },
       Object.keys(plan).length + 4,
     );
@@ -148,16 +135,16 @@ describe('workers killed with SIGKILL mid-generation', () => {
     const expectedCrashes = Object.entries(plan).map(([ticket, point]) => `${point} ${ticket}`);
     expect(crashes.map(({ point, ticket }) => `${point} ${ticket}`).sort()).toEqual(expectedCrashes.sort());
 
-    // Each tool's side effect ran exactly once per generation, across every process.
-    const rows = rowsOf(await ledger.rows(), generationIds);
-    expect(rows.filter((row) => row.tool === 'LEAK')).toEqual([]);
-    const counts = countByCall(rows);
-    for (const generationId of generationIds) {
-      expect(counts.get(`${generationId}/call_lookup`), generationId).toBe(1);
-      expect(counts.get(`${generationId}/call_refund`), generationId).toBe(1);
-    }
-    expect(rows).toHaveLength(2 * GENERATIONS);
-    const events = await expectWholeLogs(generationIds);
+    // A worker killed inside the refund (after its intent was stored) left its outcome unknown: its
+    // job's next delivery took the run over and asked, and the operator, finding no refund, said
+    // to run it. Killed after the refund's result was stored, or after the run finished, nothing
+    // was asked: the result was reused, or the delivery found the run done.
+    const killedInRefund = generationIds.filter((_, ticket) => plan[ticket] === 'before_tool');
+    expect(operator.reruns.sort()).toEqual(killedInRefund.map((generationId) => `${generationId}/call_refund`).sort());
+    expect(operator.declines).toEqual([]);
+
+    const rows = await expectEachSideEffectOnce(ledger, generationIds);
+    const events = await expectQuestionsWhereAsked(generationIds, new Set(killedInRefund));
     recordFigure('worker_crashes', {
       generations: GENERATIONS,
       workers: 2,
@@ -165,14 +152,15 @@ describe('workers killed with SIGKILL mid-generation', () => {
       byPoint: Object.fromEntries(
         POINTS.map((point) => [point, crashes.filter((crash) => crash.point === point).length]),
       ),
+      outcomeUnknownQuestions: operator.reruns.length + operator.declines.length,
       sideEffects: rows.length,
       events,
       seconds,
       seed,
     });
-  }, 180_000);
+  }, 240_000);
 
-  it(`${GENERATIONS} generations through 2 busy workers killed at random moments: all complete, each event once; a call runs again only after the process running it was killed`, async () => {
+  it(`${GENERATIONS} generations through 2 busy workers killed at random moments: all complete, each side effect and event once`, async () => {
     const random = seededRandom(seed + 1);
     let killing = true;
     const killAtRandomMoments = async () => {
@@ -181,7 +169,7 @@ describe('workers killed with SIGKILL mid-generation', () => {
         if (killing) supervisor?.killAtRandom(random);
       }
     };
-    const { generationIds, seconds } = await runThroughWorkers(
+    const { generationIds, operator, seconds } = await runThroughWorkers(
       { WORKER_CONCURRENCY: '2', MODEL_DELAY_MS: '5' },
       RANDOM_KILLS + 2,
       async () => {
@@ -190,33 +178,24 @@ describe('workers killed with SIGKILL mid-generation', () => {
       },
     );
     killing = false;
-    const killed = new Set(supervisor?.killed ?? []);
-    expect(killed.size).toBeGreaterThan(0);
+    expect(new Set(supervisor?.killed ?? []).size).toBeGreaterThan(0);
 
-    // Nothing lost: every call's side effect happened. A call that ran twice was first run by a
-    // process that was killed before its result was logged (at-least-once in that window only).
-    const rows = rowsOf(await ledger.rows(), generationIds);
-    expect(rows.filter((row) => row.tool === 'LEAK')).toEqual([]);
-    let reruns = 0;
-    for (const generationId of generationIds) {
-      for (const call of ['call_lookup', 'call_refund']) {
-        const runs = rows.filter((row) => row.generation_id === generationId && row.tool_call_id === call);
-        expect(runs.length, `${generationId}/${call}`).toBeGreaterThanOrEqual(1);
-        for (const earlier of runs.slice(0, -1)) expect(killed.has(earlier.pid), `${generationId}/${call}`).toBe(true);
-        reruns += runs.length - 1;
-      }
-    }
-    const events = await expectWholeLogs(generationIds);
+    // Nothing lost, nothing twice: a call a killed worker left mid-way became a question, which
+    // the operator answered by what the ledger showed.
+    const rows = await expectEachSideEffectOnce(ledger, generationIds);
+    const questioned = new Set([...operator.reruns, ...operator.declines].map((call) => call.split('/')[0] as string));
+    const events = await expectQuestionsWhereAsked(generationIds, questioned);
     recordFigure('worker_random_kills', {
       generations: GENERATIONS,
       workers: 2,
       concurrency: 2,
-      kills: killed.size,
-      rerunsAfterKill: reruns,
+      kills: supervisor?.killed.length ?? 0,
+      outcomeUnknownQuestions: { rerun: operator.reruns.length, declined: operator.declines.length },
+      sideEffects: rows.length,
       events,
       seconds,
     });
-  }, 180_000);
+  }, 240_000);
 
   it('a generation a worker paused on a secret question: the answer is refused for the queue, resumed in-process, and never crosses NATS', async () => {
     const tap = await startWireTap(inject('natsUrl'));

@@ -6,13 +6,13 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
  * the bus package, which deduplicates on read): the ids as the server holds them, repeats
  * included, so a test can prove each event was stored exactly once.
  */
-export async function rawStoredEventIds(servers: string, generationId: string): Promise<string[]> {
+export async function rawStoredEventIds(servers: string | string[], generationId: string): Promise<string[]> {
   const payloads = await rawStoredEvents(servers, generationId);
   return payloads.map((payload) => (JSON.parse(payload) as { id: string }).id);
 }
 
 /** The stored payloads of one generation, as the bytes' text, in stream order. */
-export async function rawStoredEvents(servers: string, generationId: string): Promise<string[]> {
+export async function rawStoredEvents(servers: string | string[], generationId: string): Promise<string[]> {
   const connection = await connect({ servers });
   try {
     return await readPayloads(connection, generationId);
@@ -23,17 +23,21 @@ export async function rawStoredEvents(servers: string, generationId: string): Pr
 
 async function readPayloads(connection: NatsConnection, generationId: string): Promise<string[]> {
   const client = jetstream(connection);
+  const subject = `interlude.gen.*.*.${generationId}.*`;
+  // The stream leader's last message on the subject: a consumer on a lagging replica reads until it has it.
+  const last = await (await jetstreamManager(connection)).streams
+    .getMessage('INTERLUDE_EVENTS', { last_by_subj: subject })
+    .catch(() => undefined);
+  const payloads: string[] = [];
+  if (last === undefined || last === null) return payloads;
   const consumer = await client.consumers.get('INTERLUDE_EVENTS', {
-    filter_subjects: `interlude.gen.*.*.${generationId}.*`,
+    filter_subjects: subject,
     deliver_policy: DeliverPolicy.All,
   });
-  const info = await consumer.info(true);
-  const payloads: string[] = [];
-  if (info.num_pending === 0) return payloads;
   const messages = await consumer.consume();
   for await (const message of messages) {
     payloads.push(message.string());
-    if (message.info.pending === 0) break;
+    if (message.seq >= last.seq) break;
   }
   messages.stop();
   await consumer.delete().catch(() => undefined);

@@ -23,6 +23,11 @@ export interface ReliabilityAgentOptions {
   modelDelayMs?: number;
   /** A real adapter instead of the conversation-driven scripted model (its wire is checked by the test). */
   provider?: ProviderAdapter;
+  /**
+   * Declares `issue_refund` idempotent: it may run again after an unknown outcome, and applies
+   * the refund once per `ctx.idempotencyKey` (the ledger's `applied` table), as a payment API would.
+   */
+  refundIdempotent?: boolean;
 }
 
 function conversation(request: RecordedModelRequest): string {
@@ -91,10 +96,12 @@ export function defineReliabilityAgent(runtime: Runtime, options: ReliabilityAge
       name: 'issue_refund',
       description: 'Refund part of an order',
       input: z.object({ order_id: z.number(), amount: z.number() }),
+      idempotent: options.refundIdempotent === true,
       async run({ order_id, amount }, context) {
         if (context.answer === undefined) return InputRequest.confirm(`Refund $${amount} on order ${order_id}?`);
         await options.atCrashPoint?.('before_tool', ticketId);
         await record('issue_refund', context);
+        if (options.refundIdempotent === true) await options.ledger.applyOnce(context.idempotencyKey);
         return { refunded: amount };
       },
     }),

@@ -20,6 +20,10 @@ export interface Ledger {
   record(row: Omit<SideEffectRow, 'pid'>): Promise<void>;
   /** True the first time a process asks for `key`, false ever after, across processes. */
   firstTime(key: string): Promise<boolean>;
+  /** Applies an effect keyed by an idempotency key, once however often it is asked (as a payment API does). */
+  applyOnce(idempotencyKey: string): Promise<void>;
+  /** Idempotency keys applied so far. */
+  applied(): Promise<string[]>;
   rows(): Promise<SideEffectRow[]>;
   close(): Promise<void>;
 }
@@ -35,6 +39,7 @@ export async function createLedger(connectionString: string): Promise<Ledger & {
       `CREATE TABLE ${schema}.side_effects (id bigserial PRIMARY KEY, generation_id text NOT NULL, tool text NOT NULL, tool_call_id text NOT NULL, pid integer NOT NULL)`,
     );
     await setup.query(`CREATE TABLE ${schema}.first_times (key text PRIMARY KEY)`);
+    await setup.query(`CREATE TABLE ${schema}.applied (idempotency_key text PRIMARY KEY)`);
   } finally {
     await setup.end();
   }
@@ -67,6 +72,15 @@ export function connectLedger(connectionString: string, schema: string): Ledger 
         key,
       ]);
       return result.rowCount === 1;
+    },
+    async applyOnce(idempotencyKey) {
+      await pool.query(`INSERT INTO ${schema}.applied (idempotency_key) VALUES ($1) ON CONFLICT DO NOTHING`, [
+        idempotencyKey,
+      ]);
+    },
+    async applied() {
+      const result = await pool.query<{ idempotency_key: string }>(`SELECT idempotency_key FROM ${schema}.applied`);
+      return result.rows.map((row) => row.idempotency_key);
     },
     async rows() {
       const result = await pool.query<SideEffectRow>(

@@ -82,6 +82,11 @@ export function superviseWorkers(options: {
     ready: () => Promise.all(running.map((child) => child.waitForLine(/^ready$/, 30_000))),
     /** All lines every worker printed, killed ones included. */
     lines: () => everyChild.flatMap((child) => child.lines),
+    /** Lines starting with `prefix`, each with the child that printed it. */
+    announced: (prefix: string) =>
+      everyChild.flatMap((child) =>
+        child.lines.filter((line) => line.startsWith(prefix)).map((line) => ({ line, child })),
+      ),
     /** Drains the running workers (SIGTERM) and kills any child left. */
     async stop(): Promise<void> {
       clearInterval(watch);

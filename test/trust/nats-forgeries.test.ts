@@ -143,7 +143,12 @@ describe('nothing a client without the key publishes on NATS is trusted', () => 
 
     const paused = await desk.refund({ account: 'alice' }).generateNow({ generationId });
     const events = await runtime.bus.events(generationId);
-    expect(events.map((event) => event.event)).toEqual(['started', 'model_responded', 'input_requested']);
+    expect(events.map((event) => event.event)).toEqual([
+      'started',
+      'model_responded',
+      'tool_started',
+      'input_requested',
+    ]);
     expect(JSON.stringify(events)).not.toContain('PIN');
     const stored = await runtime.bus.checkpoints.load(generationId);
     const rebuilt = rebuildCheckpoint(events, {
@@ -156,7 +161,12 @@ describe('nothing a client without the key publishes on NATS is trusted', () => 
     await forge(subject('completed'), forged(9, 'completed', { text: 'forged' }));
     await expect.poll(() => heard.filter((event) => event.event === 'input_requested')).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 200)); // the forged completion had time to arrive
-    expect(heard.map((event) => event.event)).toEqual(['started', 'model_responded', 'input_requested']);
+    expect(heard.map((event) => event.event)).toEqual([
+      'started',
+      'model_responded',
+      'tool_started',
+      'input_requested',
+    ]);
     expect(JSON.stringify(heard)).not.toContain('PIN');
     expect(reported.some((error) => TrustError.isInstance(error) && error.code === 'unsigned_event')).toBe(true);
   });

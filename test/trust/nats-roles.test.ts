@@ -18,6 +18,8 @@ const PASSWORDS = {
 let nats: ConfiguredNats;
 let certificates: TestCertificates;
 const closers: (() => Promise<unknown>)[] = [];
+/** What the buses could not throw to a caller (a permission the roles file forgot shows up here). */
+const reported: string[] = [];
 
 /** The repo's roles file included beside a mutual-TLS block, as an operator would deploy it. */
 beforeAll(async () => {
@@ -41,7 +43,13 @@ function tlsFor(role: 'application' | 'worker' | 'observer') {
 
 function runtimeAs(role: 'application' | 'worker', password: string): Runtime {
   const runtime = createRuntime({
-    bus: natsBus({ servers: nats.url, user: `interlude-${role}`, pass: password, tls: tlsFor(role) }),
+    bus: natsBus({
+      servers: nats.url,
+      user: `interlude-${role}`,
+      pass: password,
+      tls: tlsFor(role),
+      onError: (error, context) => void reported.push(`${role}: ${context}: ${String(error)}`),
+    }),
   });
   closers.push(() => runtime.close());
   return runtime;
@@ -117,6 +125,11 @@ describe('the three-role nats-server configuration (packages/bus/nats/interlude-
       expect.arrayContaining(['started', 'input_requested', 'resumed', 'tool_completed', 'completed']),
     );
     expect(heard.every((entry) => entry.subject.startsWith('interlude.gen.desk.refund.') && entry.signed)).toBe(true);
+    // The application reads the event log and the dead letters; neither role met a refused call
+    // (the worker's claims, sweeps and event reads included).
+    expect((await application.bus.events(generationId)).map((event) => event.event)).toContain('tool_started');
+    expect(await application.bus.jobs.deadLetters('agents')).toEqual([]);
+    expect(reported).toEqual([]);
   });
 
   it('a worker cannot queue jobs and the observer cannot read the job queue or the checkpoint bucket', async () => {

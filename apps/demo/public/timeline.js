@@ -27,6 +27,8 @@ function describe(event) {
       const calls = data.tool_calls.map((call) => `${call.name}(${JSON.stringify(call.arguments)})`);
       return [data.text, calls.length > 0 ? `calls ${calls.join(', ')}` : ''].filter(Boolean).join(' · ');
     }
+    case 'tool_started':
+      return data.attempt > 1 ? `${data.tool_name} (again: its outcome was unknown)` : data.tool_name;
     case 'tool_completed': {
       const result = typeof data.result === 'string' ? data.result : JSON.stringify(data.result);
       return `${data.tool_name} → ${data.is_error ? 'error ' : ''}${result}`;

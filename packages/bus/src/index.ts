@@ -6,6 +6,12 @@ export { type NatsBusOptions, natsBus } from './nats-bus.js';
 export {
   assertSubjectToken,
   CHECKPOINT_BUCKET,
+  CLAIMS_STREAM,
+  CLAIMS_SUBJECT_ROOT,
+  claimSubject,
+  DEAD_STREAM,
+  DEAD_SUBJECT_ROOT,
+  deadLetterSubject,
   EVENTS_STREAM,
   EVENTS_SUBJECT_ROOT,
   eventSubject,

@@ -1,14 +1,24 @@
-import type { Job, JobConsumer, JobHandler, JobQueue } from '@interlude/core';
+import {
+  type DeadLetter,
+  type Job,
+  type JobConsumer,
+  type JobHandler,
+  type JobQueue,
+  PayloadTooLargeError,
+} from '@interlude/core';
 import { AckPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { headers as createHeaders, type NatsConnection, nanos } from '@nats-io/transport-node';
 import { type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
 import { runJobConsumer } from './job-consumer-loop.js';
-import { encodeJson } from './json-codec.js';
+import { decodeJson, encodeJson } from './json-codec.js';
+import { readSubject } from './read-subject.js';
 import { type RetryOptions, retryTransient } from './retry.js';
-import { JOBS_STREAM, jobConsumerName, jobSubject } from './subjects.js';
+import { DEAD_STREAM, deadLetterSubject, JOBS_STREAM, jobConsumerName, jobSubject } from './subjects.js';
+import { sweepAcknowledgedJobs } from './sweep-acknowledged-jobs.js';
 
 export interface JobQueueSettings {
   ackWaitMs: number;
+  /** Deliveries a job gets; past them it is dead-lettered. The server itself never gives up on one. */
   maxDeliver: number;
   onError: (error: unknown, context: string) => void;
 }
@@ -16,7 +26,12 @@ export interface JobQueueSettings {
 /**
  * Jobs on the work-queue stream `INTERLUDE_JOBS`, one subject and one durable consumer per queue
  * (every worker of a queue shares it, so each job goes to one of them). A job is removed once
- * acknowledged; one whose worker died is redelivered after `ackWaitMs` without a heartbeat.
+ * acknowledged; one whose worker died or stalled is redelivered after `ackWaitMs` without a
+ * heartbeat. A refused job, or one delivered `maxDeliver` times without success, is written to
+ * `INTERLUDE_DEAD` (subject `interlude.dead.<queue>`) and acknowledged: nothing stays in the
+ * queue for good (the consumer's own `max_deliver` is unlimited, since a server that stops
+ * delivering a job leaves it in a work queue forever, and acknowledged jobs a 2.9 server failed
+ * to remove are swept: `sweepAcknowledgedJobs`).
  */
 export function createJetStreamJobQueue(
   resources: () => Promise<{
@@ -49,18 +64,62 @@ export function createJetStreamJobQueue(
       const { connection, requests, client, manager } = await resources();
       await retryTransient(() => ensureJobConsumer(manager, queue, settings), retry);
       const pullSubject = `${client.apiPrefix}.CONSUMER.MSG.NEXT.${JOBS_STREAM}.${jobConsumerName(queue)}`;
+      const sweepNames = {
+        apiPrefix: client.apiPrefix,
+        stream: JOBS_STREAM,
+        consumer: jobConsumerName(queue),
+        subject: jobSubject(queue),
+      };
       return runJobConsumer(connection, requests, pullSubject, handler, {
         ...settings,
         concurrency: options.concurrency,
         retry,
+        sweep: () => sweepAcknowledgedJobs(requests, sweepNames),
+        deadLetter: (letter, messageId) => publishDeadLetter(requests, queue, letter, messageId, retry),
       });
+    },
+
+    async deadLetters(queue: string) {
+      const { client, requests } = await resources();
+      const stored = await retryTransient(
+        () => readSubject(client, requests, DEAD_STREAM, deadLetterSubject(queue)),
+        retry,
+      );
+      return stored.map((message) => decodeJson<DeadLetter>(message.data));
     },
   };
 }
 
+/** Stores a refused job; `messageId` names the delivery, so a retried write is stored once. */
+async function publishDeadLetter(
+  requests: JetStreamRequests,
+  queue: string,
+  letter: Omit<DeadLetter, 'queue' | 'version'>,
+  messageId: string,
+  retry: RetryOptions,
+): Promise<void> {
+  const headers = createHeaders();
+  headers.set(MSG_ID_HEADER, `dead:${queue}:${messageId}`);
+  const write = (kept: Omit<DeadLetter, 'queue' | 'version'>) =>
+    retryTransient(
+      () => requests.publish(deadLetterSubject(queue), encodeJson({ version: 1, queue, ...kept }), headers),
+      retry,
+    );
+  try {
+    await write(letter);
+  } catch (error) {
+    if (!PayloadTooLargeError.isInstance(error)) throw error;
+    // A job too big to keep whole (it was near the limit itself) is kept by its names.
+    const { params: _params, checkpoint: _checkpoint, answers: _answers, ...names } = letter.job ?? ({} as Job);
+    const { raw: _raw, job: _job, ...reason } = letter;
+    await write({ ...reason, ...(letter.job !== undefined && { job: names as Job }) });
+  }
+}
+
 async function ensureJobConsumer(manager: JetStreamManager, queue: string, settings: JobQueueSettings) {
   const name = jobConsumerName(queue);
-  const wanted = { ack_wait: nanos(settings.ackWaitMs), max_deliver: settings.maxDeliver };
+  // Unlimited: the consumer loop counts deliveries and dead-letters a job past `maxDeliver`.
+  const wanted = { ack_wait: nanos(settings.ackWaitMs), max_deliver: -1 };
   try {
     const info = await manager.consumers.info(JOBS_STREAM, name);
     if (info.config.ack_wait !== wanted.ack_wait || info.config.max_deliver !== wanted.max_deliver) {

@@ -1,3 +1,4 @@
+import { PayloadTooLargeError } from '@interlude/core';
 import { JetStreamApiError } from '@nats-io/jetstream';
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { watchConnectionStatus } from './connection-status.js';
@@ -50,6 +51,8 @@ interface Pending {
 }
 
 const decoder = new TextDecoder();
+/** More than any headers the bus sends (a message id, a trace context). */
+const HEADER_ALLOWANCE = 4_096;
 
 export function createJetStreamRequests(connection: NatsConnection, timeoutMs: number): JetStreamRequests {
   const prefix = `${createInbox()}.`;
@@ -133,6 +136,17 @@ export function createJetStreamRequests(connection: NatsConnection, timeoutMs: n
 
   const request = (subject: string, data: Uint8Array, headers?: MsgHdrs) =>
     new Promise<Msg>((resolve, reject) => {
+      // What the server cannot carry fails at once, and for good: retrying would only fail again.
+      // (Headers are measured only near the limit: encoding them costs a little on every publish.)
+      const limit = connection.info?.max_payload;
+      if (limit !== undefined && data.length + HEADER_ALLOWANCE > limit) {
+        const size =
+          data.length + (headers === undefined ? 0 : (headers as unknown as { encode(): Uint8Array }).encode().length);
+        if (size > limit) {
+          reject(new PayloadTooLargeError(`A message on ${subject}`, size, limit));
+          return;
+        }
+      }
       counter += 1;
       const token = counter.toString(36);
       const entry: Pending = { deadline: Date.now() + timeoutMs, subject, data, headers, resolve, reject };

@@ -50,7 +50,14 @@ function scriptedJetStream() {
 
 /** A consumer of the scripted JetStream's pulls, with four slots, running `handler` for each job. */
 function consumeFrom(jetStream: { pullSubject: string }, handler: JobHandler) {
-  const settings = { concurrency: 4, ackWaitMs: 30_000, onError: () => undefined, retry: { isClosed: () => false } };
+  const settings = {
+    concurrency: 4,
+    ackWaitMs: 30_000,
+    maxDeliver: 5,
+    onError: () => undefined,
+    retry: { isClosed: () => false },
+    deadLetter: async () => undefined,
+  };
   return runJobConsumer(
     connection,
     createJetStreamRequests(connection, 2_000),

@@ -1,4 +1,13 @@
-import { createStopBound, type Job, type JobConsumer, type JobDelivery, type JobHandler } from '@interlude/core';
+import {
+  createStopBound,
+  type DeadLetter,
+  type Job,
+  type JobConsumer,
+  type JobDelivery,
+  type JobHandler,
+  nestsDeeperThan,
+  tooManyDeliveries,
+} from '@interlude/core';
 import { createInbox, type Msg, type NatsConnection, nanos, type Subscription } from '@nats-io/transport-node';
 import { watchConnectionStatus } from './connection-status.js';
 import type { JetStreamRequests } from './jetstream-requests.js';
@@ -8,9 +17,19 @@ import { isTransientNatsError, type RetryOptions, retryTransient } from './retry
 interface LoopSettings {
   concurrency: number;
   ackWaitMs: number;
+  /** Deliveries a job gets: a handler that still fails on the last one dead-letters it. */
+  maxDeliver: number;
   onError: (error: unknown, context: string) => void;
   retry: RetryOptions;
+  /** Stores a refused job; `messageId` names the stored message, so a retried write lands once. */
+  deadLetter: (letter: Omit<DeadLetter, 'queue' | 'version'>, messageId: string) => Promise<void>;
+  /** Removes acknowledged jobs the stream kept (`sweepAcknowledgedJobs`): run now and then, and after a reconnect. */
+  sweep?: () => Promise<number>;
 }
+
+/** How often the consumer sweeps acknowledged jobs the stream kept, and how long after a reconnect. */
+const SWEEP_EVERY_MS = 15_000;
+const SWEEP_AFTER_RECONNECT_MS = 3_000;
 
 /** How long one pull request waits for jobs before the server ends it with a 408. */
 const PULL_EXPIRES_MS = 1_000;
@@ -93,22 +112,49 @@ export function runJobConsumer(
     return heartbeat;
   };
 
-  /** Runs a job and acknowledges it; a failed one is handed back with a backoff, which it returns. */
+  /**
+   * Runs a job and answers it as its handler's verdict says: acknowledged (dead-lettered first
+   * when refused), or left alone when its run was taken over by another delivery. A failed job is
+   * handed back with a backoff, which it returns, until its last delivery, which dead-letters it.
+   * A delivery that is not a job at all (not JSON) is dead-lettered as it came. A job handed back
+   * at a stop's bound is answered no more: another delivery has it now.
+   */
   const runOne = async (held: Held): Promise<Answer> => {
     const { message, heartbeat } = held;
     const attempt = deliveryCount(message);
+    const refuse = async (letter: Omit<DeadLetter, 'queue' | 'version' | 'attempt' | 'time'>) => {
+      await settings.deadLetter(
+        { ...letter, attempt, time: new Date().toISOString() },
+        held.identity ?? message.reply ?? '',
+      );
+      await acknowledge(requests, message, settings.retry);
+      return { acknowledged: true } as const;
+    };
+    let job: Job;
     try {
-      const job = decodeJson<Job>(message.data);
-      await handler(job, deliveryOf(message, attempt));
+      job = decodeJson<Job>(message.data);
+    } catch (error) {
       clearInterval(heartbeat);
-      // Handed back at stop's bound: another delivery has it now, and an ack would be a lie.
+      return refuse({
+        reason: { code: 'invalid_job', message: `Not a JSON job: ${(error as Error).message}` },
+        raw: Buffer.from(message.data).toString('base64'),
+      });
+    }
+    try {
+      const verdict = await handler(job, deliveryOf(message, attempt, settings.maxDeliver));
+      clearInterval(heartbeat);
+      // Handed back at stop's bound: another delivery has it now, and any answer would be a lie.
       if (held.handedBack === true) return { acknowledged: false, handedBack: true };
+      if (verdict?.verdict === 'abandon') return { acknowledged: false, abandoned: true };
+      if (verdict?.verdict === 'refuse') return refuse({ reason: verdict.reason, ...kept(job, message) });
       await acknowledge(requests, message, settings.retry);
       return { acknowledged: true };
     } catch (error) {
       clearInterval(heartbeat);
       if (held.handedBack === true) return { acknowledged: false, handedBack: true };
       settings.onError(error, `job on ${message.subject} (delivery ${attempt})`);
+      if (attempt >= settings.maxDeliver)
+        return refuse({ reason: tooManyDeliveries(attempt, error), ...kept(job, message) });
       const backoffMs = Math.min(30_000, 250 * 2 ** (attempt - 1));
       nak(message, backoffMs);
       return { acknowledged: false, backoffMs };
@@ -121,7 +167,12 @@ export function runJobConsumer(
     );
   };
 
-  /** Answers the copies of a job as the job itself was answered: acknowledged, or handed back. */
+  /**
+   * Answers the copies of a job as the job itself was answered: acknowledged, or handed back. The
+   * copies of an abandoned job (another delivery took its run over and holds it) are left alone
+   * too: handing one back would have the server deliver the job again, and take the run from the
+   * delivery that holds it now.
+   */
   const settleCopies = ({ identity }: Held, answer: Answer) => {
     if (identity === undefined || 'handedBack' in answer) return;
     if (answer.acknowledged) {
@@ -133,7 +184,7 @@ export function runJobConsumer(
     for (const copy of held) {
       clearInterval(copy.heartbeat);
       if (answer.acknowledged) acknowledgeCopy(copy.message);
-      else nak(copy.message, answer.backoffMs);
+      else if (!('abandoned' in answer)) nak(copy.message, answer.backoffMs);
     }
   };
 
@@ -248,6 +299,15 @@ export function runJobConsumer(
   }, PULL_EXPIRES_MS);
   watchdog.unref();
 
+  const sweep = () => {
+    if (!active() || disconnected || settings.sweep === undefined) return;
+    settings.sweep().catch((error: unknown) => {
+      if (active() && !isTransientNatsError(error)) settings.onError(error, 'sweeping acknowledged jobs');
+    });
+  };
+  const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
+  sweeper.unref();
+
   // Pulls sent before a reconnect died with the old connection (or the old server): ask again.
   const statuses = watchConnectionStatus(connection, (status) => {
     if (status.type === 'disconnect') disconnected = true;
@@ -255,10 +315,12 @@ export function runJobConsumer(
       disconnected = false;
       requested = 0;
       schedulePull();
+      setTimeout(sweep, SWEEP_AFTER_RECONNECT_MS).unref();
     }
   });
 
   schedulePull();
+  sweep();
 
   /** Hands every running job back at once: the bound of a stop was reached. */
   const bound = createStopBound(() => {
@@ -286,6 +348,7 @@ export function runJobConsumer(
       // before it heard this is redelivered after the ack wait.
       if (!subscription.isClosed()) subscription.unsubscribe();
       clearInterval(watchdog);
+      clearInterval(sweeper);
       if (retryTimer !== undefined) clearTimeout(retryTimer);
       statuses.stop();
       for (const held of waiting.splice(0)) {
@@ -319,6 +382,11 @@ function nak(message: Msg, delayMs?: number): void {
   }
 }
 
+/** What a dead letter keeps of a job: the job, or its bytes when it nests too deep to serialise again. */
+function kept(job: Job, message: Msg): { job: Job } | { raw: string } {
+  return nestsDeeperThan(job) ? { raw: Buffer.from(message.data).toString('base64') } : { job };
+}
+
 /** A delivered job with the heartbeat that keeps it from being delivered again meanwhile. */
 interface Held {
   message: Msg;
@@ -330,12 +398,14 @@ interface Held {
 }
 
 /**
- * How a job was answered: acknowledged, or handed back (after `backoffMs`, or at once), or handed
- * back earlier by a stop that reached its bound (then neither it nor its copies are answered again).
+ * How a job was answered: acknowledged, handed back (after `backoffMs`, or at once), left to the
+ * delivery that took it over, or handed back earlier by a stop that reached its bound (then
+ * neither it nor its copies are answered again).
  */
 type Answer =
   | { acknowledged: true }
   | { acknowledged: false; backoffMs?: number }
+  | { acknowledged: false; abandoned: true }
   | { acknowledged: false; handedBack: true };
 
 /**
@@ -362,11 +432,11 @@ function storedMessage(message: Msg): string | undefined {
   return sequence !== undefined && time !== undefined && /^\d+$/.test(sequence) ? `${sequence}@${time}` : undefined;
 }
 
-function deliveryOf(message: Msg, attempt: number): JobDelivery {
+function deliveryOf(message: Msg, attempt: number, maxAttempts: number): JobDelivery {
   const headers: Record<string, string> = {};
   for (const name of message.headers?.keys() ?? []) {
     const value = message.headers?.get(name);
     if (value !== undefined) headers[name] = value;
   }
-  return { attempt, headers };
+  return { attempt, headers, maxAttempts };
 }

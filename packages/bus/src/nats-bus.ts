@@ -2,9 +2,10 @@ import { type Bus, type CheckpointKeys, type TrustError, toEventFilter } from '@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createJetStreamJobQueue } from './jetstream-job-queue.js';
 import { createKvCheckpointStore } from './kv-checkpoint-store.js';
+import { createNatsClaimLog } from './nats-claim-log.js';
 import { readDeploymentId } from './nats-deployment.js';
 import { type EventTrust, publishEvent, readEvents } from './nats-event-log.js';
-import { connectNats, type NatsBusOptions, type NatsResources, setUpNats } from './nats-setup.js';
+import { connectNats, type NatsBusOptions, type NatsResources, replicasOf, setUpNats } from './nats-setup.js';
 import { subscribeEvents } from './nats-subscribe.js';
 import { type RetryOptions, retryTransient } from './retry.js';
 
@@ -13,7 +14,8 @@ export type { NatsBusOptions } from './nats-setup.js';
 /**
  * The bus over NATS JetStream: how Interlude runs across processes and machines. Transitions go
  * to `interlude.gen.<agent>.<action>.<generation_id>.<event>` and the `INTERLUDE_EVENTS` log,
- * checkpoints to the KV bucket `interlude_checkpoints`, jobs to the work queue `INTERLUDE_JOBS`.
+ * checkpoints to the KV bucket `interlude_checkpoints`, claims to the write-once slots of
+ * `INTERLUDE_CLAIMS`, jobs to the work queue `INTERLUDE_JOBS` (refused ones to `INTERLUDE_DEAD`).
  * It is shared across processes, so a runtime on it needs a checkpoint key; with the runtime's
  * keys it signs every event (header `Interlude-Signature`) and drops, from `events()` and live
  * subscriptions, every event not signed with them.
@@ -26,6 +28,7 @@ export type { NatsBusOptions } from './nats-setup.js';
  * const runtime = createRuntime({ bus: natsBus({ servers: 'nats://127.0.0.1:4222' }) });
  */
 export function natsBus(options: NatsBusOptions): Bus {
+  replicasOf(options); // a bad value fails here, not in the background
   let closed = false;
   const retry: RetryOptions = { isClosed: () => closed };
   const onError =
@@ -80,10 +83,10 @@ export function natsBus(options: NatsBusOptions): Bus {
       await publishEvent(requests, event, retry, keys);
     },
 
-    async events(generationId) {
-      const { client } = await ready;
+    async events(generationId, eventOptions) {
+      const resources = await ready;
       // A read is idempotent: while the server is away it waits and tries again.
-      return retryTransient(() => readEvents(client, generationId, trust), retry);
+      return retryTransient(() => readEvents(resources, generationId, trust, eventOptions?.everyEpoch === true), retry);
     },
 
     async subscribe(filter, handler) {
@@ -98,6 +101,8 @@ export function natsBus(options: NatsBusOptions): Bus {
     },
 
     checkpoints: createKvCheckpointStore(() => ready, retry),
+
+    claims: createNatsClaimLog(() => ready, retry),
 
     jobs: createJetStreamJobQueue(
       () => ready,

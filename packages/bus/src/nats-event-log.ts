@@ -1,8 +1,9 @@
-import type { CheckpointKeys, GenerationEvent, TrustError } from '@interlude/core';
-import { DeliverPolicy, type JetStreamClient } from '@nats-io/jetstream';
+import { type CheckpointKeys, epochOf, type GenerationEvent, latestEpochs, type TrustError } from '@interlude/core';
+import type { JetStreamClient } from '@nats-io/jetstream';
 import { eventHeaders, eventRefusal } from './event-signature.js';
 import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
+import { readSubject } from './read-subject.js';
 import { type RetryOptions, retryTransient } from './retry.js';
 import { EVENTS_STREAM, eventSubject, generationSubject } from './subjects.js';
 
@@ -30,49 +31,43 @@ export async function publishEvent(
 }
 
 /**
- * A generation's event log, in stream order, read with an ordered consumer on one filter subject
- * (nats-server 2.9 takes a single filter). Reading stops when nothing is pending, so an unknown
- * id gives `[]` at once. An event not signed with the bus's keys is dropped (and reported)
- * before anything else looks at it; the rest are deduplicated by id, in case a publish outlived
- * the stream's duplicate window.
+ * A generation's event log, in stream order (`readSubject`: read until it has the leader's last
+ * message). An event not signed with the bus's keys is dropped (and reported) before anything
+ * else looks at it; the rest are deduplicated by id, in case a publish outlived the stream's
+ * duplicate window. Of a run taken over, only its latest epoch is kept (`latestEpochs`), unless
+ * `everyEpoch`.
  */
 export async function readEvents(
-  client: JetStreamClient,
+  resources: { client: JetStreamClient; requests: JetStreamRequests },
   generationId: string,
   trust: EventTrust,
+  everyEpoch = false,
 ): Promise<GenerationEvent[]> {
   const keys = trust.keys();
-  const consumer = await client.consumers.get(EVENTS_STREAM, {
-    filter_subjects: generationSubject(generationId),
-    deliver_policy: DeliverPolicy.All,
-  });
-  const events: GenerationEvent[] = [];
-  try {
-    const info = await consumer.info(true);
-    if (info.num_pending === 0) return events;
-    const seen = new Set<string>();
-    const messages = await consumer.consume({ max_messages: Math.min(info.num_pending, 1_000) });
-    for await (const message of messages) {
-      const refusal = eventRefusal(message.data, message.headers, keys, message.subject);
-      const event = refusal === undefined ? decodeJson<GenerationEvent>(message.data) : undefined;
-      if (refusal !== undefined) trust.onRefused(refusal);
-      else if (event !== undefined && !seen.has(event.id)) {
-        seen.add(event.id);
-        events.push(event);
-      }
-      if (message.info.pending === 0) break;
+  const byId = new Map<string, GenerationEvent>();
+  const stored = await readSubject(
+    resources.client,
+    resources.requests,
+    EVENTS_STREAM,
+    generationSubject(generationId),
+  );
+  for (const message of stored) {
+    const refusal = eventRefusal(message.data, message.headers, keys, message.subject);
+    if (refusal !== undefined) {
+      trust.onRefused(refusal);
+      continue;
     }
-    messages.stop();
-    return inRunOrder(events);
-  } finally {
-    await consumer.delete().catch(() => undefined);
+    const event = decodeJson<GenerationEvent>(message.data);
+    if (!byId.has(event.id)) byId.set(event.id, event);
   }
+  const ordered = inRunOrder([...byId.values()]);
+  return everyEpoch ? ordered : latestEpochs(ordered);
 }
 
 /**
- * Runs in the order they began, each run's events by index. A run pipelines its publishes, so a
- * publish retried through an outage can land after a later one of the same run; its index says
- * where it belongs. Ties (a failed run's `failed` and its retry's event) keep stream order.
+ * Runs in the order they began, each run's events by epoch, then index. A run pipelines its
+ * publishes, so a publish retried through an outage can land after a later one of the same run;
+ * its index says where it belongs. Ties keep stream order.
  */
 export function inRunOrder(events: GenerationEvent[]): GenerationEvent[] {
   const runOrder = new Map<string, number>();
@@ -82,6 +77,7 @@ export function inRunOrder(events: GenerationEvent[]): GenerationEvent[] {
     .sort(
       (a, b) =>
         (runOrder.get(a.event.run) as number) - (runOrder.get(b.event.run) as number) ||
+        epochOf(a.event) - epochOf(b.event) ||
         a.event.index - b.event.index ||
         a.position - b.position,
     )

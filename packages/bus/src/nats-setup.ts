@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  DiscardPolicy,
   type JetStreamClient,
   type JetStreamManager,
   jetstream,
@@ -14,7 +15,17 @@ import { BusConnectionError } from './bus-connection-error.js';
 import { createJetStreamRequests, type JetStreamRequests } from './jetstream-requests.js';
 import { type NatsAuthOptions, splitServerCredentials, withoutCredentials } from './nats-connection-options.js';
 import { isTransientNatsError, retryTransient } from './retry.js';
-import { CHECKPOINT_BUCKET, EVENTS_STREAM, EVENTS_SUBJECT_ROOT, JOBS_STREAM, JOBS_SUBJECT_ROOT } from './subjects.js';
+import {
+  CHECKPOINT_BUCKET,
+  CLAIMS_STREAM,
+  CLAIMS_SUBJECT_ROOT,
+  DEAD_STREAM,
+  DEAD_SUBJECT_ROOT,
+  EVENTS_STREAM,
+  EVENTS_SUBJECT_ROOT,
+  JOBS_STREAM,
+  JOBS_SUBJECT_ROOT,
+} from './subjects.js';
 import { probeTlsRefusal } from './tls-probe.js';
 
 /**
@@ -39,8 +50,16 @@ export interface NatsBusOptions extends NatsAuthOptions {
   eventMaxAgeMs?: number;
   /** A running job that sends no heartbeat for this long is redelivered. Default 30 s. */
   jobAckWaitMs?: number;
-  /** How many times a job is delivered before it is left in the queue. Default 5. */
+  /**
+   * How many times a job is delivered before it is refused: it goes to the queue's dead letters
+   * (`INTERLUDE_DEAD`, subject `interlude.dead.<queue>`) with a `failed` event. Default 5.
+   */
   jobMaxDeliver?: number;
+  /**
+   * Copies JetStream keeps of every stream and of the checkpoint bucket: 1 on a single server, 3
+   * (or 5) on a cluster, so the bus outlives the loss of a server. Default 1.
+   */
+  replicas?: number;
   /**
    * Hears what the bus cannot throw to a caller: a subscriber's handler that failed, a job that
    * failed (it is redelivered). Default: `console.error`.
@@ -56,7 +75,11 @@ export interface NatsResources {
   client: JetStreamClient;
   manager: JetStreamManager;
   checkpoints: KV;
-  /** The bucket answers direct gets (nats-server 2.9+ creates it so): the bus reads keys with them. */
+  /**
+   * Checkpoints are read with direct gets (nats-server 2.9+ allows them on a bucket), which any
+   * replica may answer: fine on one server; with replicas the stream leader is asked instead, so
+   * a load right after another process's save finds it.
+   */
   checkpointsDirect: boolean;
 }
 
@@ -187,6 +210,7 @@ export async function setUpNats(
   const timeout = options.requestTimeoutMs ?? 5_000;
   const manager = await retryTransient(() => jetstreamManager(connection, { timeout }), { isClosed });
   const duplicateWindow = nanos(options.duplicateWindowMs ?? 60 * 60 * 1_000);
+  const replicas = replicasOf(options);
   await ensureStream(manager, isClosed, {
     name: EVENTS_STREAM,
     subjects: [`${EVENTS_SUBJECT_ROOT}.>`],
@@ -194,6 +218,7 @@ export async function setUpNats(
     retention: RetentionPolicy.Limits,
     duplicate_window: duplicateWindow,
     max_age: nanos(options.eventMaxAgeMs ?? 0),
+    num_replicas: replicas,
   });
   await ensureStream(manager, isClosed, {
     name: JOBS_STREAM,
@@ -201,9 +226,31 @@ export async function setUpNats(
     storage: StorageType.File,
     retention: RetentionPolicy.Workqueue,
     duplicate_window: duplicateWindow,
+    num_replicas: replicas,
+  });
+  // Write-once slots: the first write to a subject is stored, every later one is refused by the
+  // stream leader in log order (JetStream error 10077), on every nats-server from 2.9 on.
+  await ensureStream(manager, isClosed, {
+    name: CLAIMS_STREAM,
+    subjects: [`${CLAIMS_SUBJECT_ROOT}.>`],
+    storage: StorageType.File,
+    retention: RetentionPolicy.Limits,
+    max_msgs_per_subject: 1,
+    discard: DiscardPolicy.New,
+    discard_new_per_subject: true,
+    duplicate_window: duplicateWindow,
+    num_replicas: replicas,
+  });
+  await ensureStream(manager, isClosed, {
+    name: DEAD_STREAM,
+    subjects: [`${DEAD_SUBJECT_ROOT}.>`],
+    storage: StorageType.File,
+    retention: RetentionPolicy.Limits,
+    duplicate_window: duplicateWindow,
+    num_replicas: replicas,
   });
   const client = jetstream(connection, { timeout });
-  const checkpoints = await retryTransient(() => new Kvm(client).create(CHECKPOINT_BUCKET, { history: 1 }), {
+  const checkpoints = await retryTransient(() => new Kvm(client).create(CHECKPOINT_BUCKET, { history: 1, replicas }), {
     isClosed,
   });
   const status = await retryTransient(() => checkpoints.status(), { isClosed });
@@ -213,8 +260,17 @@ export async function setUpNats(
     client,
     manager,
     checkpoints,
-    checkpointsDirect: status.streamInfo.config.allow_direct === true,
+    checkpointsDirect: status.streamInfo.config.allow_direct === true && replicas === 1,
   };
+}
+
+/** The `replicas` option, checked: a positive integer (JetStream takes at most 5). */
+export function replicasOf(options: NatsBusOptions): number {
+  const replicas = options.replicas ?? 1;
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
+    throw new TypeError(`replicas must be an integer from 1 to 5, got ${String(options.replicas)}`);
+  }
+  return replicas;
 }
 
 async function ensureStream(

@@ -17,9 +17,13 @@ const TRANSIENT_ERROR_NAMES = new Set([
 export function isTransientNatsError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (TRANSIENT_ERROR_NAMES.has(error.name)) return true;
-  const status = (error as { status?: unknown }).status;
-  return error.name === 'JetStreamApiError' && status === 503;
+  const { status, code } = error as { status?: unknown; code?: unknown };
+  // 10077 (a write-once subject already written) comes with status 503, but it is an answer.
+  return error.name === 'JetStreamApiError' && status === 503 && code !== SUBJECT_FULL;
 }
+
+/** JetStream's answer to a write on a subject that already holds its one message. */
+export const SUBJECT_FULL = 10077;
 
 export interface RetryOptions {
   /** Stops retrying (and rethrows) once this says the bus is closed. */

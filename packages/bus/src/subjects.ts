@@ -1,4 +1,4 @@
-import type { EventFilter, GenerationEvent } from '@interlude/core';
+import type { ClaimSlot, EventFilter, GenerationEvent } from '@interlude/core';
 
 /** JetStream stream that keeps every transition: the event log a generation is replayed from. */
 export const EVENTS_STREAM = 'INTERLUDE_EVENTS';
@@ -10,6 +10,17 @@ export const CHECKPOINT_BUCKET = 'interlude_checkpoints';
 export const JOBS_STREAM = 'INTERLUDE_JOBS';
 /** Root of the job subjects: one subject per queue, `interlude.jobs.<queue>`. */
 export const JOBS_SUBJECT_ROOT = 'interlude.jobs';
+/**
+ * Stream of write-once claim slots (`max_msgs_per_subject: 1`, `discard_new_per_subject`): who
+ * resumes a checkpoint, who runs a job, and each step a job's run takes, decided in log order.
+ */
+export const CLAIMS_STREAM = 'INTERLUDE_CLAIMS';
+/** Root of the claim subjects: `interlude.claims.<generation_id>.<slot>`. */
+export const CLAIMS_SUBJECT_ROOT = 'interlude.claims';
+/** Stream of refused jobs, kept where operators can read them. */
+export const DEAD_STREAM = 'INTERLUDE_DEAD';
+/** Root of the dead-letter subjects: one per queue, `interlude.dead.<queue>`. */
+export const DEAD_SUBJECT_ROOT = 'interlude.dead';
 
 /**
  * A subject token may not be empty, hold a dot (it would shift every later token) or a wildcard
@@ -65,4 +76,14 @@ export function jobSubject(queue: string): string {
 /** The durable consumer every worker of a queue shares. */
 export function jobConsumerName(queue: string): string {
   return `interlude_jobs_${assertSubjectToken('queue', queue)}`;
+}
+
+/** The subject of one slot of a generation's claim log. */
+export function claimSubject(generationId: string, slot: ClaimSlot): string {
+  return `${CLAIMS_SUBJECT_ROOT}.${assertSubjectToken('generation id', generationId)}.${assertSubjectToken('claim slot', String(slot))}`;
+}
+
+/** The subject a queue's refused jobs are kept on. */
+export function deadLetterSubject(queue: string): string {
+  return `${DEAD_SUBJECT_ROOT}.${assertSubjectToken('queue', queue)}`;
 }

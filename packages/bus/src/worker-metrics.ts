@@ -13,7 +13,8 @@ export const WORKER_METRICS = {
    * Histogram (seconds): how long a job took, from delivery to its outcome. Attributes
    * `interlude.queue`, `interlude.job.kind` (`generate`, `resume`), `gen_ai.agent.name`, and
    * `interlude.job.outcome`: the generation's status (`completed`, `awaiting_input`,
-   * `tool_turns_exceeded`), `failed`, `refused`, or `error` (handed back for another delivery).
+   * `tool_turns_exceeded`), `failed`, `refused`, `duplicate` (its run had stopped already),
+   * `fenced` (another delivery took its run over), or `error` (handed back for another delivery).
    */
   jobDuration: 'interlude.worker.job.duration',
   /** Counter: deliveries that were not a job's first (a worker died, stalled or failed). Attribute `interlude.queue`. */

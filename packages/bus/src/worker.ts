@@ -3,6 +3,7 @@ import {
   DEFAULT_QUEUE,
   type Job,
   type JobOutcome,
+  jobVerdict,
   type Runtime,
   runJob,
   TrustError,
@@ -24,7 +25,7 @@ export interface WorkerOptions {
   /** Jobs run at once by this worker. Default 1. */
   concurrency?: number;
   /**
-   * Called after each job, e.g. to log a refused resume (those are acknowledged, not retried).
+   * Called after each job, e.g. to log a refused resume (those are dead-lettered, not retried).
    * Default: a job refused because it is unsigned or forged (`TrustError`) is reported on stderr,
    * since someone without the key is writing to the queue.
    */
@@ -40,11 +41,15 @@ export interface WorkerOptions {
 
 /**
  * Runs `generateLater()` / `resumeLater()` jobs from the runtime's bus, each through core's
- * `runJob`: the generation runs (or resumes, claiming the checkpoint as the job), and the job is
- * acknowledged only once that has resolved, which means its events are stored. A job whose
- * worker dies is delivered again, to this worker or another; tool calls its event log shows
- * completed do not run again. `stop()` drains: no new jobs, running ones finish, or are handed
- * back to the queue past `timeoutMs`. The worker records OpenTelemetry metrics (`meterProvider`).
+ * `runJob`: the generation runs (or resumes), its run claimed in the claim log as the job, and
+ * the job is acknowledged only once that has resolved, which means its events are stored. A job
+ * whose worker dies or stalls past the ack wait is delivered again, to this worker or another,
+ * which takes the run over (the stalled worker is fenced out at its next step): tool calls its
+ * event log shows completed do not run again, and a call that started without a result runs
+ * again only if its tool is idempotent, otherwise it becomes a question to a person. A refused
+ * job goes to the queue's dead letters. `stop()` drains: no new jobs, running ones finish, or are
+ * handed back to the queue past `timeoutMs`. The worker records OpenTelemetry metrics
+ * (`meterProvider`).
  *
  * @example
  * const worker = createWorker({ runtime, agents: [support], queue: 'agents', concurrency: 4 });
@@ -75,6 +80,7 @@ export function createWorker(options: WorkerOptions): Worker {
       const run = () => runJob({ runtime, ...(agents !== undefined && { agents }), job, delivery });
       const outcome = await measured.measure(job, delivery, run);
       onJob(job, outcome);
+      return jobVerdict(outcome);
     },
   });
   return {

@@ -11,6 +11,12 @@ export { defineAgent } from './agent/define-agent.js';
 export type {
   Bus,
   CheckpointStore,
+  ClaimKind,
+  ClaimLog,
+  ClaimRecord,
+  ClaimSlot,
+  ClaimWrite,
+  DeadLetter,
   EventFilter,
   EventHandler,
   EventSelector,
@@ -20,6 +26,7 @@ export type {
   JobDelivery,
   JobHandler,
   JobQueue,
+  JobVerdict,
   StoredCheckpoint,
   Subscription,
 } from './bus/bus.js';
@@ -32,7 +39,8 @@ export {
   type EventOf,
   type GenerationEvent,
 } from './bus/events.js';
-export { createMemoryBus, type MemoryBusOptions } from './bus/memory-bus.js';
+export { epochOf, latestEpochs } from './bus/latest-epochs.js';
+export { createMemoryBus, type MemoryBusOptions, tooManyDeliveries } from './bus/memory-bus.js';
 export { createStopBound, type StopBound } from './bus/stop-bound.js';
 export {
   CHECKPOINT_KEYS,
@@ -40,6 +48,7 @@ export {
   type Checkpoint,
   type CompletedResult,
   orderCheckpoint,
+  READABLE_CHECKPOINT_VERSIONS,
 } from './checkpoint/checkpoint.js';
 export { rebuildCheckpoint } from './checkpoint/rebuild-checkpoint.js';
 export {
@@ -49,12 +58,16 @@ export {
   signCheckpoint,
   verifyCheckpointSignature,
 } from './checkpoint/sign-checkpoint.js';
+export { canResume } from './claims/can-resume.js';
+export type { RunLease } from './claims/run-lease.js';
 export type { ContextGeneration, ContextMessage, ContextStore } from './context/context-store.js';
 export { type ContextBinding, hasContext } from './context/has-context.js';
 export { memoryContextStore } from './context/memory-context-store.js';
 export { type DelegateOptions, delegate } from './delegation/delegate.js';
+export { FencedError } from './errors/fenced-error.js';
 export { InputRequiredError } from './errors/input-required-error.js';
 export { InterludeError } from './errors/interlude-error.js';
+export { PayloadTooLargeError } from './errors/payload-too-large-error.js';
 export { ProviderError, type ProviderErrorOptions } from './errors/provider-error.js';
 export { ResumeError, type ResumeErrorCode } from './errors/resume-error.js';
 export { TrustError, type TrustErrorCode } from './errors/trust-error.js';
@@ -71,6 +84,7 @@ export {
   type InputRequestOptions,
   type JsonValue,
 } from './input-request/input-request.js';
+export { MAX_NESTING_DEPTH, nestsDeeperThan } from './json/nesting-depth.js';
 export type {
   FinishReason,
   JsonSchema,
@@ -87,7 +101,7 @@ export type {
   Usage,
 } from './provider/provider-adapter.js';
 export { AUDIENCE_VARIABLE, createRuntime } from './runtime/create-runtime.js';
-export { type JobOutcome, runJob } from './runtime/run-job.js';
+export { type JobOutcome, jobVerdict, runJob } from './runtime/run-job.js';
 export { DEFAULT_QUEUE, type Runtime, type RuntimeOptions } from './runtime/runtime.js';
 export { FILTERED } from './secrets/scrub.js';
 export { ScrubbedError } from './secrets/scrubbed-error.js';
@@ -104,7 +118,10 @@ export {
   type DispatchOptions,
   type DispatchResult,
   dispatchToolCalls,
+  type OutcomeUnknownMetadata,
+  type ToolStart,
 } from './tool/dispatch-tool-calls.js';
+export { idempotencyKeyOf } from './tool/idempotency-key.js';
 export { type Tool, type ToolContext, type ToolDefinition, tool } from './tool/tool.js';
 export { isToolset, type Toolset } from './tool/toolset.js';
 export { canonicalJson } from './trust/canonical-json.js';

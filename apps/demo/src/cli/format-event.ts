@@ -15,6 +15,8 @@ function describe(event: GenerationEvent): string {
       const calls = event.data.tool_calls.map((call) => `${call.name}(${JSON.stringify(call.arguments)})`);
       return [event.data.text, ...calls].filter(Boolean).join(' | ');
     }
+    case 'tool_started':
+      return `${event.data.tool_name}${event.data.attempt > 1 ? ` (attempt ${event.data.attempt}: its outcome was unknown)` : ''}`;
     case 'tool_completed':
       return `${event.data.tool_name} -> ${JSON.stringify(event.data.result)}`;
     case 'input_requested':

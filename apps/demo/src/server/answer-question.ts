@@ -1,4 +1,4 @@
-import { ResumeError, type Runtime } from '@interlude/core';
+import { canResume, ResumeError, type Runtime } from '@interlude/core';
 import { coerceAnswer } from './coerce-answer.js';
 
 /** How an answer was handled: resumed through the worker or in this process, or held until the turn's other questions are answered. */
@@ -26,7 +26,7 @@ export class QuestionAnswerer {
 
   async answer(generationId: string, toolCallId: string, value: unknown): Promise<AnswerOutcome> {
     const stored = await this.runtime.bus.checkpoints.load(generationId);
-    if (stored === undefined || stored.claimedBy !== undefined) {
+    if (stored === undefined || !(await canResume(this.runtime.bus, stored.checkpoint))) {
       throw new ResumeError('not_found', `Generation ${generationId} is not waiting for an answer`);
     }
     const requests = stored.checkpoint.input_requests;

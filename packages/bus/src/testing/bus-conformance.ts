@@ -1,6 +1,7 @@
 import type { Bus } from '@interlude/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkpointCases } from './conformance-checkpoints.js';
+import { claimCases } from './conformance-claims.js';
 import { eventLogCases } from './conformance-events.js';
 import { jobQueueCases } from './conformance-jobs.js';
 
@@ -11,8 +12,8 @@ export interface BusConformanceOptions {
 
 /**
  * The behaviour every `Bus` must have, as vitest cases: publish and replay order, dedupe by
- * event id, subscription filters, checkpoint save/load/claim races, job enqueue, consume,
- * acknowledgement, redelivery, concurrency, draining, close. Run it on your own bus the way
+ * event id, subscription filters, checkpoint save/load, write-once claim slots and their races,
+ * job enqueue, consume, acknowledgement, redelivery, dead letters, concurrency, draining, close. Run it on your own bus the way
  * this package runs it on `memoryBus()` and `natsBus()`.
  *
  * @example
@@ -34,6 +35,7 @@ export function describeBusConformance(name: string, options: BusConformanceOpti
 
     describe('event log', () => eventLogCases(bus));
     describe('checkpoints', () => checkpointCases(bus));
+    describe('claims', () => claimCases(bus));
     describe('jobs', () => jobQueueCases(bus));
 
     it('closes cleanly, twice', async () => {

@@ -3,9 +3,13 @@ import { expect, it } from 'vitest';
 import { sampleEvent, uniqueId } from './fixtures.js';
 
 /** Waits until `condition` holds, polling; fails with `message` after `timeoutMs`. */
-export async function eventually(condition: () => boolean, message: string, timeoutMs = 5_000): Promise<void> {
+export async function eventually(
+  condition: () => boolean | Promise<boolean>,
+  message: string,
+  timeoutMs = 5_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`Timed out: ${message}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -99,6 +99,38 @@ export function jobQueueCases(bus: () => Bus): void {
     expect(later).toEqual([second.id]);
   });
 
+  it('dead-letters a job its handler refuses, and one that failed on every delivery; neither comes back', async () => {
+    const queue = uniqueId('queue');
+    const refused = sampleJob();
+    const failing = sampleJob();
+    const deliveries: string[] = [];
+    let maxAttempts = 0;
+    const consumer = await bus().jobs.consume(
+      queue,
+      async (job, delivery) => {
+        deliveries.push(`${job.id === refused.id ? 'refused' : 'failing'}#${delivery.attempt}`);
+        maxAttempts = delivery.maxAttempts;
+        if (job.id === refused.id) return { verdict: 'refuse', reason: { code: 'bad_signature', message: 'forged' } };
+        throw new Error('always failing');
+      },
+      { concurrency: 2 },
+    );
+    await bus().jobs.enqueue(queue, refused);
+    await bus().jobs.enqueue(queue, failing);
+    await eventually(async () => (await bus().jobs.deadLetters(queue)).length === 2, 'two dead letters', 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await consumer.stop();
+    expect(maxAttempts).toBeGreaterThan(1);
+    expect(deliveries.filter((entry) => entry.startsWith('refused'))).toEqual(['refused#1']);
+    expect(deliveries.filter((entry) => entry.startsWith('failing'))).toHaveLength(maxAttempts);
+    const letters = await bus().jobs.deadLetters(queue);
+    expect(letters.map((letter) => [letter.job?.id, letter.reason.code, letter.attempt, letter.queue])).toEqual([
+      [refused.id, 'bad_signature', 1, queue],
+      [failing.id, 'too_many_deliveries', maxAttempts, queue],
+    ]);
+    expect(letters[0]?.job).toEqual(refused);
+  }, 30_000);
+
   it('keeps queues apart', async () => {
     const [left, right] = [uniqueId('queue'), uniqueId('queue')];
     const seen: string[] = [];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Checkpoint, EventData, EventName, GenerationEvent, Job } from '@interlude/core';
+import type { Checkpoint, ClaimRecord, EventData, EventName, GenerationEvent, Job } from '@interlude/core';
 
 /** A fresh id that is also a valid subject token, so tests sharing one server never collide. */
 export function uniqueId(prefix: string): string {
@@ -25,7 +25,9 @@ const sampleData: { [Name in EventName]: EventData[Name] } = {
     mcp_tool_calls: [],
     tool_turns: 1,
     tool_choice_cleared: false,
+    claim_slot: 0,
   },
+  tool_started: { tool_call_id: 'call_1', tool_name: 'lookup', attempt: 1 },
   resumed: { answered_tool_calls: ['call_1'], declined_tool_calls: [] },
   tool_turns_exceeded: { tool_turns: 25, max_tool_turns: 25, messages: [] },
   completed: { text: 'done', finish_reason: 'stop' },
@@ -57,7 +59,7 @@ export function sampleEvent(
 /** A paused generation's checkpoint, minimal but complete. */
 export function sampleCheckpoint(generationId: string, toolTurns = 1): Checkpoint {
   return {
-    version: 1,
+    version: 2,
     service: 'scripted',
     provider: 'scripted',
     model: 'm',
@@ -73,7 +75,13 @@ export function sampleCheckpoint(generationId: string, toolTurns = 1): Checkpoin
     mcp_tool_calls: [],
     agent: 'support',
     generation_id: generationId,
+    claim_slot: 0,
   };
+}
+
+/** A claim-log record, as core writes one. */
+export function sampleClaim(holder: string, overrides: Partial<ClaimRecord> = {}): ClaimRecord {
+  return { version: 1, kind: 'claim', holder, epoch: 1, time: new Date().toISOString(), ...overrides };
 }
 
 /** A background resume job. */

@@ -61,6 +61,7 @@ function startRuntime(settings: WorkerSettings): Runtime {
   const bus = natsBus({
     ...settings.nats,
     name: `interlude-worker ${hostname()} ${process.pid}`,
+    ...(settings.replicas !== undefined && { replicas: settings.replicas }),
   });
   try {
     return createRuntime({ bus });

@@ -4,8 +4,8 @@ import type { EventName, GenerationEvent } from './events.js';
 
 /**
  * What a runtime needs from the infrastructure around it: a transition sink with an event log,
- * a checkpoint store and a job queue. `memoryBus()` is the embedded default; `natsBus()` in
- * `@interlude/bus` is the same contract over NATS JetStream.
+ * a checkpoint store, a claim log and a job queue. `memoryBus()` is the embedded default;
+ * `natsBus()` in `@interlude/bus` is the same contract over NATS JetStream.
  */
 export interface Bus {
   /**
@@ -28,14 +28,21 @@ export interface Bus {
   deploymentId?(): Promise<string>;
   /** Publishes one transition and appends it to its generation's log; stored once per `event.id`. */
   publish(event: GenerationEvent): Promise<void>;
-  /** A generation's event log, in order. */
-  events(generationId: string): Promise<GenerationEvent[]>;
+  /**
+   * A generation's event log, in order. Of a run taken over by another worker only the latest
+   * epoch is kept (`latestEpochs`): the events a stalled holder published before it was fenced
+   * out are stored, but not part of the log (`everyEpoch: true` reads them too, as a run that
+   * follows them must). The failures that ended earlier attempts are kept.
+   */
+  events(generationId: string, options?: { everyEpoch?: boolean }): Promise<GenerationEvent[]>;
   /**
    * Live transitions from now on: an event name (`'input_requested'`), several, or a filter that
    * also narrows by agent, action or generation.
    */
   subscribe(filter: EventSelector, handler: EventHandler): Promise<Subscription>;
   readonly checkpoints: CheckpointStore;
+  /** Write-once slots that decide who runs a generation (claims, fencing, tool intents). */
+  readonly claims: ClaimLog;
   readonly jobs: JobQueue;
   close(): Promise<void>;
 }
@@ -57,30 +64,72 @@ export interface Subscription {
 }
 
 export interface StoredCheckpoint {
+  /** The latest pause; a store written by an earlier release may still hold a version 1 one. */
   checkpoint: Checkpoint;
   /** The action's params, so a resume by id can rebuild the action. */
   params: unknown;
-  /** Store revision, used to claim it. */
+  /** Store revision: grows with every save. */
   revision: number;
-  /** Set once a resume has claimed it. */
-  claimedBy?: string;
-  /** A resume of it failed part-way: the next resume reuses the results that run logged. */
-  interrupted?: boolean;
 }
 
+/**
+ * The latest checkpoint of each paused generation, so a resume by generation id (`runtime.answer`)
+ * finds it. It decides nothing: who may resume is the claim log's to say, so a load that comes
+ * back empty or stale never lets a resume through.
+ */
 export interface CheckpointStore {
   /** Stores the latest checkpoint of a generation, replacing any earlier one. Returns its revision. */
-  save(
-    generationId: string,
-    record: { checkpoint: Checkpoint; params: unknown; interrupted?: boolean },
-  ): Promise<number>;
+  save(generationId: string, record: { checkpoint: Checkpoint; params: unknown }): Promise<number>;
   load(generationId: string): Promise<StoredCheckpoint | undefined>;
-  /**
-   * Claims a stored checkpoint for one resume, if it is still at `revision`. Throws `ResumeError`
-   * `already_resumed` when another claimant got there first. The same claimant (a redelivered job)
-   * may claim again.
-   */
-  claim(generationId: string, revision: number, claimant: string): Promise<void>;
+}
+
+/**
+ * A slot of a generation's claim log: the numbered chain every run of the generation writes in
+ * turn (0, 1, 2, …), or `digest_<digest>`, where a version 1 checkpoint (which has no slot of its
+ * own) is claimed.
+ */
+export type ClaimSlot = number | `digest_${string}`;
+
+/** What a slot records: a run starting, taken over, about to run a tool, or at its stop. */
+export type ClaimKind = 'claim' | 'takeover' | 'tool_started' | 'paused' | 'finished' | 'released';
+
+/**
+ * One record of the claim log, written once and never changed. snake_case and versioned like
+ * everything that leaves a process.
+ */
+export interface ClaimRecord {
+  version: 1;
+  kind: ClaimKind;
+  /** Random per run (per delivery of a job): a retried write whose answer was lost knows itself by it. */
+  holder: string;
+  /** The job that holds the run, so another delivery of the same job is recognised. */
+  claimant?: string;
+  /** Fencing token: 1 for a claim, one more for each takeover of the same run. */
+  epoch: number;
+  /** `tool_started`: the call about to run. */
+  tool_call_id?: string;
+  tool_name?: string;
+  /** `paused`: the checkpoint of the pause, so a successor can finish storing and announcing it. */
+  checkpoint?: Checkpoint;
+  /** `finished` by a failure retrying cannot mend: what to announce if its holder could not. */
+  error?: { name: string; message: string; code?: string };
+  time: string;
+}
+
+/** A write's answer: stored, or the record another writer stored first. */
+export type ClaimWrite = { stored: true } | { stored: false; record: ClaimRecord };
+
+/**
+ * Write-once slots per generation, decided in one order for every writer (a replicated log's
+ * order, not a check made beside it): of two writes to one slot exactly one is stored, and every
+ * later read, from any process, sees that one. Core runs the protocol on top (claiming,
+ * fencing, taking over); a bus only keeps the slots.
+ */
+export interface ClaimLog {
+  /** Stores `record` in the slot if it is free; otherwise answers with what the slot holds. */
+  write(generationId: string, slot: ClaimSlot, record: ClaimRecord): Promise<ClaimWrite>;
+  /** What the slot holds, read where writes are decided (never a replica that may lag). */
+  read(generationId: string, slot: ClaimSlot): Promise<ClaimRecord | undefined>;
 }
 
 /** A background generate or resume, as carried on the work queue. snake_case, versioned. */
@@ -104,21 +153,53 @@ export interface Job {
 }
 
 export interface JobDelivery {
-  /** 1 on first delivery, more on redelivery after a worker died or failed. */
+  /** 1 on first delivery, more on redelivery after a worker died, stalled or failed. */
   attempt: number;
   headers: Record<string, string>;
+  /** Deliveries a job gets; one delivered more often is refused (dead-lettered), not run. */
+  maxAttempts: number;
+}
+
+/**
+ * What a handler tells the queue to do with a job: acknowledge it (`done`), leave it alone
+ * (`abandon`: its run was taken over by another delivery, which the server already handed the
+ * job to, so neither an ack nor a nak of this one is true), or refuse it for good (`refuse`: it
+ * goes to the queue's dead letters and is acknowledged, so it never comes back). A handler that
+ * rejects hands the job back for another delivery, until it has had `maxAttempts`.
+ */
+export type JobVerdict =
+  | { verdict: 'done' }
+  | { verdict: 'abandon' }
+  | { verdict: 'refuse'; reason: { code: string; message: string } };
+
+/** A job that will never run, kept where operators can read it. snake_case, versioned. */
+export interface DeadLetter {
+  version: 1;
+  queue: string;
+  reason: { code: string; message: string };
+  /** The job, when it could be read as one. */
+  job?: Job;
+  /** Its bytes as delivered (base64), when it could not. */
+  raw?: string;
+  attempt: number;
+  time: string;
 }
 
 export interface JobQueue {
   enqueue(queue: string, job: Job, headers?: Record<string, string>): Promise<void>;
   /**
-   * Runs `handler` for each job, at most `concurrency` at a time. A job is acknowledged after its
-   * handler resolves, redelivered when it rejects or its consumer dies.
+   * Runs `handler` for each job, at most `concurrency` at a time. A job is answered as its
+   * handler's verdict says (acknowledged when it resolves with none), redelivered when it rejects
+   * or its consumer dies, and dead-lettered once it has had `maxAttempts` deliveries.
    */
   consume(queue: string, handler: JobHandler, options: { concurrency: number }): Promise<JobConsumer>;
+  /** The queue's refused jobs, oldest first. */
+  deadLetters(queue: string): Promise<DeadLetter[]>;
 }
 
-export type JobHandler = (job: Job, delivery: JobDelivery) => Promise<void>;
+/** Handles one delivery; resolving with no verdict acknowledges the job, as handlers always did. */
+// biome-ignore lint/suspicious/noConfusingVoidType: an `async` handler that returns nothing resolves to void.
+export type JobHandler = (job: Job, delivery: JobDelivery) => Promise<JobVerdict | void>;
 
 export interface JobConsumer {
   /**

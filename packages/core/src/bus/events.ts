@@ -7,6 +7,7 @@ export const EVENT_VERSION = 1;
 export const EVENT_NAMES = [
   'started',
   'model_responded',
+  'tool_started',
   'tool_completed',
   'input_requested',
   'resumed',
@@ -38,6 +39,20 @@ export interface EventData {
     response_id?: string;
     tool_turns: number;
     tool_choice_cleared: boolean;
+    /** The provider paused its own turn (Anthropic `pause_turn`): the loop called it again. */
+    continuation?: true;
+  };
+  /**
+   * A tool body is about to run, stored before it does: after a crash or a stall, a call with
+   * this event and no `tool_completed` has an unknown outcome and is not run again blindly.
+   */
+  tool_started: {
+    tool_call_id: string;
+    tool_name: string;
+    /** 1 the first time; more when a call whose outcome was unknown runs again. */
+    attempt: number;
+    /** Why it runs again: its earlier run stopped mid-call (a worker went away, a run failed). */
+    reason?: 'outcome_unknown';
   };
   tool_completed: {
     tool_call_id: string;
@@ -51,6 +66,8 @@ export interface EventData {
     mcp_tool_calls: string[];
     tool_turns: number;
     tool_choice_cleared: boolean;
+    /** The claim-log slot a resume of this pause claims (the checkpoint's `claim_slot`). */
+    claim_slot: number;
     traceparent?: string;
     /** When the paused checkpoint expires (the runtime's `checkpointTtlMs`). */
     expires_at?: string;
@@ -69,7 +86,8 @@ export interface EventData {
 /**
  * One transition of one generation, as published on
  * `interlude.gen.<agent>.<action>.<generation_id>.<event>` and kept in the event log.
- * `id` is deterministic (generation, run, index), so a retried or replayed publish is stored once.
+ * `id` is deterministic (generation, run, index, and the epoch past the first), so a retried or
+ * replayed publish is stored once, while a run taken over by another worker writes its own.
  */
 export type GenerationEvent = {
   [Name in EventName]: {
@@ -83,6 +101,11 @@ export type GenerationEvent = {
     run: string;
     /** Position within the run, from 0. */
     index: number;
+    /**
+     * Which holder of the run published it: absent for the first, 2 and up for each worker that
+     * took the run over from one that stalled or died. Readers keep a run's latest epoch.
+     */
+    epoch?: number;
     time: string;
     data: EventData[Name];
   };

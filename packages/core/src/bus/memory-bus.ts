@@ -1,7 +1,8 @@
-import { ResumeError } from '../errors/resume-error.js';
+import { nestsDeeperThan } from '../json/nesting-depth.js';
 import type {
   Bus,
   CheckpointStore,
+  DeadLetter,
   EventFilter,
   EventHandler,
   Job,
@@ -12,28 +13,33 @@ import type {
 } from './bus.js';
 import { matchesFilter, toEventFilter } from './event-filter.js';
 import type { GenerationEvent } from './events.js';
+import { latestEpochs } from './latest-epochs.js';
+import { createMemoryClaimLog } from './memory-claim-log.js';
 import { createStopBound } from './stop-bound.js';
 
 export interface MemoryBusOptions {
-  /** Deliveries of one job before it is dropped as poisoned. Default 5. */
+  /** Deliveries of one job before it is refused (dead-lettered). Default 5. */
   maxDeliveries?: number;
   /**
    * Completed generations whose log and checkpoint are kept; older ones are forgotten, so a
-   * long-running process on the default bus does not grow without bound. Default 1,000.
+   * long-running process on the default bus does not grow without bound. Default 1,000. Their
+   * claims are kept (compacted) for as long as the bus lives: a checkpoint resumed once is
+   * refused for good, however many generations complete after it.
    */
   retainCompleted?: number;
 }
 
 /**
- * The embedded bus: one process, no server. Events, checkpoints and jobs live in memory, with the
- * same semantics as the NATS bus (dedupe by event id, revision-checked claims, redelivery of a
- * job whose handler failed). Readers get copies, as they would off a wire.
+ * The embedded bus: one process, no server. Events, checkpoints, claims and jobs live in memory,
+ * with the same semantics as the NATS bus (dedupe by event id, write-once claim slots, redelivery
+ * of a job whose handler failed, dead letters). Readers get copies, as they would off a wire.
  */
 export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   const logs = new Map<string, GenerationEvent[]>();
   const seen = new Set<string>();
   const subscribers = new Set<{ filter: EventFilter; handler: EventHandler }>();
   const checkpoints = createMemoryCheckpointStore();
+  const claims = createMemoryClaimLog();
   const completed = new Set<string>();
   // Completion order as a queue with a moving head: taking the oldest off a Set with
   // `values().next()` walks past every entry deleted before it, which grows with every completion.
@@ -68,6 +74,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       log.push(copy);
       logs.set(event.generation_id, log);
       if (event.event === 'completed' && !completed.has(event.generation_id)) {
+        claims.compact(event.generation_id);
         completed.add(event.generation_id);
         completionOrder.push(event.generation_id);
         forgetOldest();
@@ -80,8 +87,9 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
           .catch(() => {});
       }
     },
-    async events(generationId) {
-      return structuredClone(logs.get(generationId) ?? []);
+    async events(generationId, options) {
+      const log = logs.get(generationId) ?? [];
+      return structuredClone(options?.everyEpoch === true ? log : latestEpochs(log));
     },
     async subscribe(selector, handler) {
       const subscriber = { filter: toEventFilter(selector), handler };
@@ -93,6 +101,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       };
     },
     checkpoints,
+    claims,
     jobs: createMemoryJobQueue(options.maxDeliveries ?? 5),
     async close() {
       subscribers.clear();
@@ -100,50 +109,29 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   };
 }
 
+/** Checkpoints by generation id, the latest save winning. */
 export function createMemoryCheckpointStore(): CheckpointStore & { forget(generationId: string): void } {
   // Kept as JSON text, as a server would keep it: a load hands out a fresh copy, and parsing text
   // is cheaper than cloning the object graph twice (once to store, once to hand out).
-  const records = new Map<string, { json: string; revision: number; claimedBy?: string }>();
+  const records = new Map<string, { json: string; revision: number }>();
   let revision = 0;
-  const read = (stored: { json: string; revision: number; claimedBy?: string }): StoredCheckpoint => {
-    const { checkpoint, params, interrupted } = JSON.parse(stored.json) as Omit<StoredCheckpoint, 'revision'>;
-    return {
-      checkpoint,
-      params,
-      revision: stored.revision,
-      ...(stored.claimedBy !== undefined && { claimedBy: stored.claimedBy }),
-      ...(interrupted === true && { interrupted: true }),
-    };
-  };
   return {
     forget(generationId) {
       records.delete(generationId);
     },
     async save(generationId, record) {
       revision += 1;
-      const json = JSON.stringify({
-        checkpoint: record.checkpoint,
-        params: record.params,
-        ...(record.interrupted === true && { interrupted: true }),
+      records.set(generationId, {
+        json: JSON.stringify({ checkpoint: record.checkpoint, params: record.params }),
+        revision,
       });
-      records.set(generationId, { json, revision });
       return revision;
     },
     async load(generationId) {
       const stored = records.get(generationId);
-      return stored === undefined ? undefined : read(stored);
-    },
-    async claim(generationId, expectedRevision, claimant) {
-      const record = records.get(generationId);
-      if (record === undefined)
-        throw new ResumeError('not_found', `No stored checkpoint for generation ${generationId}`);
-      const sameClaimant = record.claimedBy === claimant;
-      if (record.revision !== expectedRevision || (record.claimedBy !== undefined && !sameClaimant)) {
-        throw new ResumeError('already_resumed', `Generation ${generationId} was already resumed from this checkpoint`);
-      }
-      if (sameClaimant) return;
-      revision += 1;
-      records.set(generationId, { ...record, claimedBy: claimant, revision });
+      if (stored === undefined) return undefined;
+      const { checkpoint, params } = JSON.parse(stored.json) as Omit<StoredCheckpoint, 'revision'>;
+      return { checkpoint, params, revision: stored.revision };
     },
   };
 }
@@ -157,6 +145,21 @@ interface QueuedJob {
 function createMemoryJobQueue(maxDeliveries: number): JobQueue {
   const queues = new Map<string, QueuedJob[]>();
   const wakers = new Map<string, Set<() => void>>();
+  const dead = new Map<string, DeadLetter[]>();
+
+  function refuse(queue: string, queued: QueuedJob, reason: DeadLetter['reason']): void {
+    const letters = dead.get(queue) ?? [];
+    letters.push({
+      version: 1,
+      queue,
+      reason,
+      // A job nested too deep to copy is kept by its reason alone.
+      ...(!nestsDeeperThan(queued.job) && { job: structuredClone(queued.job) }),
+      attempt: queued.attempt,
+      time: new Date().toISOString(),
+    });
+    dead.set(queue, letters);
+  }
 
   function wake(queue: string): void {
     for (const waker of wakers.get(queue) ?? []) waker();
@@ -172,6 +175,9 @@ function createMemoryJobQueue(maxDeliveries: number): JobQueue {
     async consume(queue, handler, { concurrency }) {
       return startConsumer(queue, handler, concurrency);
     },
+    async deadLetters(queue) {
+      return structuredClone(dead.get(queue) ?? []);
+    },
   };
 
   function startConsumer(queue: string, handler: JobHandler, concurrency: number): JobConsumer {
@@ -182,10 +188,18 @@ function createMemoryJobQueue(maxDeliveries: number): JobQueue {
       while (!stopped && running.size < concurrency && list.length > 0) {
         const queued = list.shift() as QueuedJob;
         queued.attempt += 1;
-        const task = handler(structuredClone(queued.job), { attempt: queued.attempt, headers: queued.headers })
-          .catch(() => {
-            if (queued.attempt < maxDeliveries) list.push(queued);
-          })
+        const delivery = { attempt: queued.attempt, headers: queued.headers, maxAttempts: maxDeliveries };
+        const task = handler(structuredClone(queued.job), delivery)
+          .then(
+            (verdict) => {
+              // Done or abandoned: gone from the queue. Refused: kept among the dead letters.
+              if (verdict?.verdict === 'refuse') refuse(queue, queued, verdict.reason);
+            },
+            (error: unknown) => {
+              if (queued.attempt < maxDeliveries) list.push(queued);
+              else refuse(queue, queued, tooManyDeliveries(queued.attempt, error));
+            },
+          )
           .finally(() => {
             running.delete(task);
             pump();
@@ -211,4 +225,10 @@ function createMemoryJobQueue(maxDeliveries: number): JobQueue {
       isConsuming: () => !stopped,
     };
   }
+}
+
+/** Why a job that kept failing was refused: its deliveries ran out (the last error says why). */
+export function tooManyDeliveries(attempt: number, error: unknown): DeadLetter['reason'] {
+  const cause = error instanceof Error ? error.message : String(error);
+  return { code: 'too_many_deliveries', message: `Delivered ${attempt} times without success; last error: ${cause}` };
 }

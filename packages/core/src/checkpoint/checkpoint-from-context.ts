@@ -12,9 +12,13 @@ export interface CheckpointSeal {
   ttlMs: number | undefined;
 }
 
-/** The checkpoint of a paused generation: its machine context as snake_case JSON, signed when the runtime has keys. */
+/**
+ * The checkpoint of a paused generation: its machine context as snake_case JSON, signed when the
+ * runtime has keys. `claimSlot` is the claim-log slot its resume will claim.
+ */
 export function checkpointFromContext(
   context: GenerationContext,
+  claimSlot: number,
   traceparent: string | undefined,
   seal: CheckpointSeal,
 ): Checkpoint {
@@ -36,6 +40,7 @@ export function checkpointFromContext(
     mcp_tool_calls: context.mcpToolCalls,
     agent: identity.agent,
     generation_id: identity.generationId,
+    claim_slot: claimSlot,
     ...(traceparent !== undefined && { traceparent }),
     ...(seal.audience !== undefined && { audience: seal.audience }),
     ...(seal.ttlMs !== undefined && { expires_at: new Date(Date.now() + seal.ttlMs).toISOString() }),

@@ -2,12 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkpointShape, hasCheckpointShape } from './checkpoint-shape.js';
 
-const frozen = JSON.parse(readFileSync(new URL('./__fixtures__/v1-refund.json', import.meta.url), 'utf8'));
-
-const withRequest = (request: unknown) => ({ ...frozen, input_requests: [request] });
-const baseRequest = frozen.input_requests[0];
-const baseResult = Object.values(frozen.completed_results)[0] as Record<string, unknown>;
-const withResult = (result: unknown) => ({ ...frozen, completed_results: { call_x: result } });
+const read = (name: string) => JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
+const corpus = [read('v1-refund.json'), read('v2-claim-slot-refund.json')];
 
 /** Values a client or a bad store could put anywhere: wrong types, edge numbers, odd objects. */
 const hostileValues: unknown[] = [
@@ -39,7 +35,11 @@ const hostileValues: unknown[] = [
 ];
 
 /** Every checkpoint with one field (top level, in a question, in a result) replaced or removed. */
-function singleFieldMutations(): unknown[] {
+function singleFieldMutations(frozen: Record<string, unknown> & { input_requests: unknown[] }): unknown[] {
+  const withRequest = (request: unknown) => ({ ...frozen, input_requests: [request] });
+  const baseRequest = frozen.input_requests[0] as Record<string, unknown>;
+  const baseResult = Object.values(frozen['completed_results'] as object)[0] as Record<string, unknown>;
+  const withResult = (result: unknown) => ({ ...frozen, completed_results: { call_x: result } });
   const mutated: unknown[] = [];
   const replace = (target: Record<string, unknown>, key: string, value: unknown) => {
     const copy: Record<string, unknown> = { ...target };
@@ -48,7 +48,10 @@ function singleFieldMutations(): unknown[] {
     return copy;
   };
   for (const value of hostileValues) {
-    for (const key of [...Object.keys(frozen), 'traceparent', 'signature']) mutated.push(replace(frozen, key, value));
+    for (const key of [...Object.keys(frozen), 'claim_slot', 'traceparent', 'signature'])
+      mutated.push(replace(frozen, key, value));
+    // A version 2 checkpoint dressed as version 1 (or the reverse), with any slot.
+    mutated.push(replace(replace(frozen, 'version', frozen['version'] === 1 ? 2 : 1), 'claim_slot', value));
     for (const key of ['kind', 'prompt', 'tool_call_id', 'options', 'schema', 'tool_name'])
       mutated.push(withRequest(replace(baseRequest, key, value)));
     mutated.push(withRequest(value), { ...frozen, input_requests: [baseRequest, value] });
@@ -62,13 +65,15 @@ function singleFieldMutations(): unknown[] {
 }
 
 describe('the plain checkpoint check', () => {
-  it('accepts the frozen checkpoint, so a well-formed resume skips zod', () => {
-    expect(checkpointShape.safeParse(frozen).success).toBe(true);
-    expect(hasCheckpointShape(frozen)).toBe(true);
+  it('accepts the frozen checkpoints, so a well-formed resume skips zod', () => {
+    for (const frozen of corpus) {
+      expect(checkpointShape.safeParse(frozen).success).toBe(true);
+      expect(hasCheckpointShape(frozen)).toBe(true);
+    }
   });
 
-  it('never accepts a checkpoint the schema refuses, over every single-field mutation', () => {
-    const mutations = singleFieldMutations();
+  it('never accepts a checkpoint the schema refuses, over every single-field mutation of each version', () => {
+    const mutations = corpus.flatMap(singleFieldMutations);
     let acceptedByBoth = 0;
     let refusedByBoth = 0;
     for (const candidate of mutations) {
@@ -80,9 +85,9 @@ describe('the plain checkpoint check', () => {
       if (!zodAccepts) refusedByBoth += 1;
     }
     // Both verdicts occur: the mutations reach both sides of the check.
-    expect(mutations.length).toBeGreaterThan(800);
-    expect(acceptedByBoth).toBeGreaterThan(50);
-    expect(refusedByBoth).toBeGreaterThan(400);
+    expect(mutations.length).toBeGreaterThan(1_600);
+    expect(acceptedByBoth).toBeGreaterThan(100);
+    expect(refusedByBoth).toBeGreaterThan(800);
   });
 });
 

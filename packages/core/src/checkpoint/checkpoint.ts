@@ -36,7 +36,11 @@ export interface Checkpoint {
   mcp_tool_calls: string[];
   agent: string;
   generation_id: string;
-  /** The claim-log slot a resume of this checkpoint claims (version 2; read by the claim log). */
+  /**
+   * The claim-log slot a resume of this checkpoint must claim: taken by anyone else, the
+   * checkpoint was resumed already (or its run was taken over), for good. Every checkpoint this
+   * release writes has one; one without (version 1) is claimed by its digest instead.
+   */
   claim_slot?: number;
   traceparent?: string;
   /** The deployment that took it: another deployment refuses it, whatever key it holds. */

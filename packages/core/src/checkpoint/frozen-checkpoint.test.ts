@@ -14,12 +14,14 @@ const NEW_KEY = 'a-key-rotated-in-after-the-corpus';
 /**
  * Checkpoints written by released versions, each with the runtime that may resume it: read only,
  * never regenerated. An unsigned version 1 checkpoint resumes only where signing is off; a signed
- * one verifies as version 1 signed it (params not covered); version 2 covers params and audience.
+ * one verifies as version 1 signed it (params not covered); version 2 covers params and audience,
+ * and from this release on names the claim-log slot its resume claims (`claim_slot`).
  */
 const corpus: { name: string; runtime: RuntimeOptions }[] = [
   { name: 'v1-refund.json', runtime: { checkpointKey: false } },
   { name: 'v1-signed-refund.json', runtime: { checkpointKey: [NEW_KEY, V1_KEY] } },
   { name: 'v2-signed-refund.json', runtime: { checkpointKey: [NEW_KEY, V2_KEY], audience: 'frozen-corpus' } },
+  { name: 'v2-claim-slot-refund.json', runtime: { checkpointKey: [NEW_KEY, V2_KEY], audience: 'frozen-corpus' } },
 ];
 
 async function load(name: string): Promise<Checkpoint> {
@@ -62,6 +64,24 @@ describe('the frozen checkpoint corpus', () => {
       });
     });
   }
+
+  it('each resumes once and is refused ever after: by its claim slot, or by its digest when it has none', async () => {
+    for (const { name, runtime } of corpus) {
+      const scenario = createRefundScenario();
+      const { agent } = scriptedAgent(scenario.action, [scenario.replies[1] as never], runtime);
+      const checkpoint = await load(name);
+      const attempt = () =>
+        agent
+          .handle({ ticketId: 42 })
+          .resumeNow({ checkpoint, answers: { call_refund: true } })
+          .then(
+            (done) => done.status,
+            (error: unknown) => (ResumeError.isInstance(error) ? error.code : String(error)),
+          );
+      expect([await attempt(), await attempt()], name).toEqual(['completed', 'already_resumed']);
+      expect(scenario.runs.issue_refund, name).toBe(1);
+    }
+  });
 
   it('an unsigned version 1 checkpoint is refused by a runtime that signs (the default)', async () => {
     expect(await resume(await load('v1-refund.json'), {})).toMatchObject({ outcome: 'bad_signature', requests: 0 });

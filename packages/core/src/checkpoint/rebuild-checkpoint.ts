@@ -1,11 +1,13 @@
 import type { GenerationEvent } from '../bus/events.js';
+import { latestEpochs } from '../bus/latest-epochs.js';
 import { CHECKPOINT_VERSION, type Checkpoint, type CompletedResult } from './checkpoint.js';
 import { type KeysLike, signCheckpoint } from './sign-checkpoint.js';
 
 /**
  * Replays a generation's event log into the checkpoint of its latest pause: the state is a pure
  * function of the log. Returns undefined when the log holds no pause, or when the generation
- * carried on after its last one. With `checkpointKey` (keys, or a runtime's `keys`) the result is
+ * carried on after its last one. Of a run taken over by another worker only the latest epoch
+ * counts (`latestEpochs`). With `checkpointKey` (keys, or a runtime's `keys`) the result is
  * signed for `params` and `audience`, as the runtime that paused signed it; give it only events
  * you trust, such as `bus.events()`, which drops events not signed with the runtime's keys.
  */
@@ -25,12 +27,13 @@ export function rebuildCheckpoint(
         | 'approval_tool_calls'
         | 'approved_tool_calls'
         | 'mcp_tool_calls'
+        | 'claim_slot'
       >
     | undefined;
   let messages: unknown[] = [];
   let completed: Record<string, CompletedResult> = {};
   let latest: Checkpoint | undefined;
-  for (const event of events) {
+  for (const event of latestEpochs(events)) {
     switch (event.event) {
       case 'started':
         base = {
@@ -74,6 +77,7 @@ export function rebuildCheckpoint(
           approval_tool_calls: event.data.approval_tool_calls,
           approved_tool_calls: event.data.approved_tool_calls,
           mcp_tool_calls: event.data.mcp_tool_calls,
+          claim_slot: event.data.claim_slot,
           ...(event.data.traceparent !== undefined && { traceparent: event.data.traceparent }),
           ...(options.audience !== undefined && { audience: options.audience }),
           ...(event.data.expires_at !== undefined && { expires_at: event.data.expires_at }),
@@ -85,6 +89,7 @@ export function rebuildCheckpoint(
         if (event.event !== 'failed') latest = undefined;
         break;
       case 'resumed':
+      case 'tool_started':
         break;
     }
   }

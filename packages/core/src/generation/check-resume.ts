@@ -1,8 +1,10 @@
+import type { AgentBase } from '../agent/agent-types.js';
 import { type Checkpoint, canonicalCheckpoint } from '../checkpoint/checkpoint.js';
 import { assertCheckpointVersion, parseCheckpoint } from '../checkpoint/parse-checkpoint.js';
 import { canonicalOf, type KeysLike, verifyCheckpoint } from '../checkpoint/sign-checkpoint.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { validateAnswers } from '../input-request/validate-answers.js';
+import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../json/nesting-depth.js';
 import type { ProviderAdapter, ToolCall } from '../provider/provider-adapter.js';
 
 export interface CheckedResume {
@@ -12,6 +14,30 @@ export interface CheckedResume {
   answers: Map<string, unknown>;
   /** The paused turn's calls, in the order the model asked for them. */
   turnCalls: ToolCall[];
+}
+
+/**
+ * `checkResume` for one action of an agent run with `params`, on a resume's
+ * `{ checkpoint, answers }`: the runtime's keys and deployment are what it must match.
+ */
+export async function checkResumeFor(
+  agent: AgentBase,
+  actionName: string,
+  params: unknown,
+  input: unknown,
+): Promise<CheckedResume> {
+  if (typeof input !== 'object' || input === null)
+    throw new ResumeError('invalid_checkpoint', 'resume needs { checkpoint, answers }');
+  const { checkpoint, answers } = input as { checkpoint?: unknown; answers?: unknown };
+  const { runtime } = agent;
+  return checkResume(checkpoint, answers, {
+    agent: agent.name,
+    actionName,
+    adapter: agent.provider,
+    keys: runtime.keys,
+    params,
+    audience: await runtime.audience(),
+  });
 }
 
 /** What a resume must match: this agent, action and provider, the keys, params and deployment. */
@@ -35,6 +61,9 @@ export interface ResumeExpectations {
 export function checkResume(value: unknown, answers: unknown, expected: ResumeExpectations): CheckedResume {
   // The signature first: any field a client altered is `bad_signature`, whatever it broke.
   assertCheckpointVersion(value);
+  if (nestsDeeperThan(answers)) {
+    throw new ResumeError('invalid_checkpoint', `The answers nest deeper than ${MAX_NESTING_DEPTH} levels`);
+  }
   const { unsigned } = verifyCheckpoint(value, expected.keys, { params: expected.params, audience: expected.audience });
   const checkpoint = parseCheckpoint(value);
   const { adapter } = expected;

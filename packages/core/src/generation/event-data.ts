@@ -6,6 +6,8 @@ export interface EventExtras {
   traceparent: string | undefined;
   /** For `resumed`: which calls were answered and which declined. */
   answers?: ReadonlyMap<string, unknown>;
+  /** For `input_requested`: the slot a resume of this pause claims. */
+  claimSlot?: number | undefined;
   /** For `input_requested`: when its checkpoint expires, if it does. */
   expiresAt?: string | undefined;
 }
@@ -37,6 +39,7 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
         ...(response?.responseId !== undefined && { response_id: response.responseId }),
         tool_turns: context.toolTurns,
         tool_choice_cleared: context.toolChoiceCleared,
+        ...(context.decision === 'continue' && { continuation: true as const }),
       } satisfies EventData['model_responded'];
     }
     case 'input_requested':
@@ -48,6 +51,7 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
         mcp_tool_calls: context.mcpToolCalls,
         tool_turns: context.toolTurns,
         tool_choice_cleared: context.toolChoiceCleared,
+        claim_slot: extras.claimSlot ?? 0,
         ...(extras.traceparent !== undefined && { traceparent: extras.traceparent }),
         ...(extras.expiresAt !== undefined && { expires_at: extras.expiresAt }),
       } satisfies EventData['input_requested'];
@@ -75,7 +79,8 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
       } satisfies EventData['completed'];
     case 'failed':
       return { error: context.error ?? { name: 'Error', message: 'unknown failure' } } satisfies EventData['failed'];
+    case 'tool_started':
     case 'tool_completed':
-      throw new Error('tool_completed is published by runTools, one per call');
+      throw new Error(`${name} is published by runTools, one per call`);
   }
 }

@@ -1,52 +1,73 @@
 import { randomUUID } from 'node:crypto';
 import type { Bus } from '../bus/bus.js';
 import { EVENT_VERSION, type EventData, type EventName, type GenerationEvent } from '../bus/events.js';
+import { FencedError } from '../errors/fenced-error.js';
+import { PayloadTooLargeError } from '../errors/payload-too-large-error.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { scrubEventData } from '../secrets/scrub-event-data.js';
 
 export interface EventPublisher {
   /**
    * Publishes an event now, in emit order, without waiting for earlier ones to be acknowledged.
-   * `before` (storing the checkpoint a pause announces) runs first, and events emitted after it
-   * wait for it.
+   * `before` (a step written to the claim log, the checkpoint a pause announces) runs once every
+   * earlier event is stored, and events emitted after it wait for it.
    */
   emit<Name extends EventName>(name: Name, data: EventData[Name], before?: () => Promise<void>): void;
   /** Waits until everything emitted so far is stored; throws if a publish failed. */
   flush(): Promise<void>;
 }
 
+/** Which run of which generation, and which holder of it, the events belong to. */
+export interface PublisherIdentity {
+  agent: string;
+  action: string;
+  generationId: string;
+  run: string;
+  epoch: number;
+}
+
 /**
- * Publishes one run's transitions. Event ids are `<generation>:<run>:<index>`: a run replayed
- * after a crash emits the same ids in the same order, so the log stores each once. Publishes are
- * pipelined (one connection keeps their order, and each carries its index); the run waits for the
- * acknowledgements only where it matters — before a tool runs and at its stop (`flush`). Every
- * payload is scrubbed first (`scrubEventData`).
+ * An event's id: `<generation>:<run>:<index>`, and `:e<epoch>` past a run's first holder. A run
+ * replayed by the same holder (a retried publish) reuses its ids and is stored once; a holder
+ * that takes the run over writes its own, so what it logs never mixes with its predecessor's.
  */
-export function createEventPublisher(
-  bus: Bus,
-  identity: { agent: string; action: string; generationId: string; run: string },
-  scrubber: Scrubber,
-): EventPublisher {
+export function eventIdOf(identity: Omit<PublisherIdentity, 'agent' | 'action'>, index: number): string {
+  const base = `${identity.generationId}:${identity.run}:${index}`;
+  return identity.epoch === 1 ? base : `${base}:e${identity.epoch}`;
+}
+
+/**
+ * Publishes one run's transitions (ids from `eventIdOf`). Publishes are pipelined (one connection
+ * keeps their order, and each carries its index); the run waits for the acknowledgements only
+ * where it matters: before a tool runs, before a step that must follow everything logged so far,
+ * and at its stop (`flush`). Every payload is scrubbed first (`scrubEventData`).
+ *
+ * Once a publish or a `before` fails, nothing more goes out: a run fenced out by a takeover
+ * publishes nothing after it found out. The one exception is a payload too large for the bus:
+ * the run still announces its `failed`, which is small.
+ */
+export function createEventPublisher(bus: Bus, identity: PublisherIdentity, scrubber: Scrubber): EventPublisher {
   let index = 0;
   let inFlight: Promise<void>[] = [];
   // Settles once every `before` so far has run and its event was sent; later events queue behind it.
   let gate: Promise<void> | undefined;
   let failure: unknown;
+  const blocked = (event: GenerationEvent) =>
+    failure !== undefined && !(event.event === 'failed' && PayloadTooLargeError.isInstance(failure));
   const send = async (event: GenerationEvent, before?: () => Promise<void>) => {
-    if (failure !== undefined) return;
+    if (blocked(event)) return;
     try {
       await before?.();
       await bus.publish(event);
     } catch (error) {
-      failure ??= error;
+      if (failure === undefined || FencedError.isInstance(error)) failure = error;
     }
   };
   return {
     emit(name, data, before) {
       // A failed run may be run again from the same checkpoint, and fail again: each `failed` gets
-      // an id of its own, so neither the retry's event at that index nor a later failure is taken
-      // for a duplicate of it.
-      const id = `${identity.generationId}:${identity.run}:${index}${name === 'failed' ? `:failed:${randomUUID().slice(0, 8)}` : ''}`;
+      // an id of its own, so no later failure is taken for a duplicate of it.
+      const id = `${eventIdOf(identity, index)}${name === 'failed' ? `:failed:${randomUUID().slice(0, 8)}` : ''}`;
       const event = {
         version: EVENT_VERSION,
         id,
@@ -56,14 +77,19 @@ export function createEventPublisher(
         generation_id: identity.generationId,
         run: identity.run,
         index,
+        ...(identity.epoch !== 1 && { epoch: identity.epoch }),
         time: new Date().toISOString(),
         data: scrubEventData(scrubber, name, data),
       } as GenerationEvent;
       index += 1;
       let sent: Promise<void>;
-      if (before !== undefined || gate !== undefined) {
-        const waitFor = gate ?? Promise.resolve();
-        sent = waitFor.then(() => send(event, before));
+      if (before !== undefined) {
+        // Everything emitted so far is stored before the step it leads to.
+        const earlier = [...inFlight];
+        sent = Promise.all(earlier).then(() => send(event, before));
+        gate = sent;
+      } else if (gate !== undefined) {
+        sent = gate.then(() => send(event));
         gate = sent;
       } else {
         sent = send(event);

@@ -4,6 +4,7 @@ import { InputRequest } from '../input-request/input-request.js';
 import type { ToolCall, ToolResultMessage } from '../provider/provider-adapter.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { scrubError } from '../secrets/scrubbed-error.js';
+import { idempotencyKeyOf } from '../tool/idempotency-key.js';
 import { runInToolScope } from '../tool/tool-context.js';
 import { toResultMessages } from './turn-messages.js';
 
@@ -14,7 +15,14 @@ import { toResultMessages } from './turn-messages.js';
  */
 export async function executeOutsideLoop(
   call: ToolCall,
-  context: { prompt: ResolvedPrompt; scrubber: Scrubber; generationId: string; signal: AbortSignal },
+  context: {
+    prompt: ResolvedPrompt;
+    scrubber: Scrubber;
+    generationId: string;
+    signal: AbortSignal;
+    /** Stores the call's intent before its body runs. */
+    onStarting?: () => Promise<void>;
+  },
 ): Promise<ToolResultMessage> {
   const { prompt, scrubber } = context;
   if (prompt.gatedTools.has(call.name)) {
@@ -30,6 +38,7 @@ export async function executeOutsideLoop(
   if (tool === undefined) return completed({ error: `Unknown tool: ${call.name}` }, true);
   const parsed = tool.parse(call.arguments);
   if (!parsed.success) return completed({ error: scrubber.text(parsed.error) }, true);
+  await context.onStarting?.();
   let value: unknown;
   try {
     const toolContext = {
@@ -38,6 +47,7 @@ export async function executeOutsideLoop(
       resuming: false,
       signal: context.signal,
       generationId: context.generationId,
+      idempotencyKey: idempotencyKeyOf(context.generationId, call.id),
     };
     value = await runInToolScope({ toolCallId: call.id, answers: new Map() }, () => tool.run(parsed.data, toolContext));
   } catch (error) {

@@ -2,16 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { type ResolvedPrompt, resolvePrompt } from '../agent/action.js';
 import type { AgentBase } from '../agent/agent-types.js';
 import type { Job } from '../bus/bus.js';
+import { claimCheckpoint } from '../claims/claim-target.js';
+import { recoverRun } from '../claims/recover-run.js';
+import { createRunLease, type RunLease } from '../claims/run-lease.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { DEFAULT_QUEUE } from '../runtime/runtime.js';
 import { refuseSecretOptionsInJob, restoreSecretOptions } from '../secrets/secret-options.js';
 import { runOutsideToolScope } from '../tool/tool-context.js';
 import { signJob } from '../trust/sign-job.js';
-import { checkResume } from './check-resume.js';
-import { claimCheckpoint } from './claim-checkpoint.js';
+import { checkResumeFor } from './check-resume.js';
 import type { GenerationResponse } from './generation-response.js';
 import { createGenerationStream, type GenerationStream, type StreamSink } from './generation-stream.js';
-import { recoverResults } from './recover-results.js';
 import { contextFromCheckpoint, runKeyOf } from './resume-context.js';
 import { runGeneration } from './run-generation.js';
 
@@ -26,13 +27,14 @@ export interface RunControl {
   signal?: AbortSignal;
   /** Use this id for a fresh generation (a job carries one). */
   generationId?: string;
-  /** Who claims the checkpoint on resume: a job's id, so a redelivered job may claim again. */
-  claimant?: string;
   parentTraceparent?: string;
   /** Run as a delegated generation that cannot pause (see `delegate()`). */
   nested?: boolean;
-  /** Reuse the tool results an interrupted run of the same job logged (a redelivered job). */
-  recoverFromLog?: boolean;
+  /**
+   * A claim already made for this run, held instead of claiming: how `runJob` hands a job's run
+   * (which it claimed, or took over from a stalled delivery) to the generation.
+   */
+  lease?: RunLease;
 }
 
 /** Generation ids are `gen_` + 32 hex digits: safe as NATS subject tokens and KV keys. */
@@ -110,68 +112,64 @@ export class Generation {
 
   private async start(control: RunControl, stream?: StreamSink): Promise<GenerationResponse> {
     const prompt = this.prompt();
-    const generationId = control.generationId ?? newGenerationId();
-    const recovered = control.recoverFromLog
-      ? await recoverResults(this.agent.runtime.bus, generationId, 'start')
-      : undefined;
+    const bus = this.agent.runtime.bus;
+    // A fresh in-process run claims nothing (nobody else can know its id yet); its pause hands out slot 0.
+    const lease =
+      control.lease ??
+      createRunLease({
+        log: bus.claims,
+        generationId: control.generationId ?? newGenerationId(),
+        claimant: undefined,
+        epoch: 1,
+        mode: control.nested ? 'detached' : 'in_process',
+        cursor: 0,
+      });
+    const recovery = lease.follows === undefined ? undefined : await recoverRun(bus, lease, 'start');
     return runGeneration({
       agent: this.agent,
       prompt,
       params: this.params,
-      start: { kind: 'fresh', generationId },
+      start: { kind: 'fresh', generationId: lease.generationId },
+      lease,
       ...this.runExtras(control, stream),
-      ...(recovered && { recovered }),
+      ...(recovery && { recovery }),
     });
   }
 
   private async resume(input: ResumeInput, control: RunControl, stream?: StreamSink): Promise<GenerationResponse> {
     const prompt = this.prompt();
-    // Serialized once, by the check: the claim compares it with the stored checkpoint, the run key hashes it.
+    // Serialized once, by the check: the run key hashes it (and a checkpoint without a slot is claimed by it).
     const { checkpoint, canonical, answers: given, turnCalls } = await this.check(input);
     const answers = restoreSecretOptions(checkpoint, given);
-    const store = this.agent.runtime.bus.checkpoints;
-    const verified = this.agent.runtime.keys !== undefined;
-    const stored = await claimCheckpoint(store, checkpoint, control.claimant ?? randomUUID(), canonical, verified);
+    const bus = this.agent.runtime.bus;
     const run = runKeyOf(canonical);
-    const recovered =
-      control.recoverFromLog || stored?.interrupted
-        ? await recoverResults(this.agent.runtime.bus, checkpoint.generation_id, run)
-        : undefined;
-    try {
-      return await runGeneration({
-        agent: this.agent,
-        prompt,
-        params: this.params,
-        start: {
-          kind: 'resume',
-          checkpoint,
-          context: contextFromCheckpoint(checkpoint, turnCalls, prompt, this.agent.provider),
-          answers,
-          run,
-        },
-        ...this.runExtras(control, stream),
-        ...(recovered && { recovered }),
-      });
-    } catch (error) {
-      // The run failed before its next stop: put the checkpoint back so it can be resumed again.
-      if (stored !== undefined)
-        await store.save(checkpoint.generation_id, { checkpoint, params: stored.params, interrupted: true });
-      throw error;
+    let lease = control.lease;
+    if (lease === undefined) {
+      // In-process: no claimant, so anything but a run of ours is a refusal (`already_resumed`).
+      const acquired = await claimCheckpoint(bus, checkpoint, canonical, { mode: 'in_process' });
+      if (acquired.outcome !== 'run') throw new Error('an in-process claim cannot find a stopped run of its own');
+      lease = acquired.lease;
     }
+    const recovery = lease.follows === undefined ? undefined : await recoverRun(bus, lease, run);
+    return runGeneration({
+      agent: this.agent,
+      prompt,
+      params: this.params,
+      start: {
+        kind: 'resume',
+        checkpoint,
+        context: contextFromCheckpoint(checkpoint, turnCalls, prompt, this.agent.provider),
+        answers,
+        run,
+      },
+      lease,
+      ...this.runExtras(control, stream),
+      ...(recovery && { recovery }),
+    });
   }
 
-  private async check(input: ResumeInput) {
-    if (typeof input !== 'object' || input === null)
-      throw new ResumeError('invalid_checkpoint', 'resume needs { checkpoint, answers }');
-    const { runtime } = this.agent;
-    return checkResume(input.checkpoint, input.answers, {
-      agent: this.agent.name,
-      actionName: this.actionName,
-      adapter: this.agent.provider,
-      keys: runtime.keys,
-      params: this.params,
-      audience: await runtime.audience(),
-    });
+  private check(input: ResumeInput) {
+    return checkResumeFor(this.agent, this.actionName, this.params, input);
   }
 
   private prompt(): ResolvedPrompt {

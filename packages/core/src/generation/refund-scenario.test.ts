@@ -26,8 +26,8 @@ describe('the refund scenario', () => {
     ]);
     const checkpoint = throughJson(paused.checkpoint);
     expect(Object.keys(checkpoint ?? {})).toEqual(
-      // Signed by default (a random key per process): no trace, no claim slot, no audience or expiry configured.
-      CHECKPOINT_KEYS.filter((key) => !['traceparent', 'claim_slot', 'audience', 'expires_at'].includes(key)),
+      // Signed by default (a random key per process), with its claim slot: no trace, no audience or expiry configured.
+      CHECKPOINT_KEYS.filter((key) => !['traceparent', 'audience', 'expires_at'].includes(key)),
     );
     expect(checkpoint?.completed_results).toEqual({
       call_lookup: {
@@ -71,12 +71,16 @@ describe('the refund scenario', () => {
     await agent.handle({ ticketId: 42 }).resumeNow({ checkpoint: paused.checkpoint, answers: { call_refund: true } });
 
     const events = await runtime.bus.events(paused.generationId);
+    // Each body's intent (`tool_started`) is stored before it runs, the refund's question included.
     expect(events.map((event) => event.event)).toEqual([
       'started',
       'model_responded',
+      'tool_started',
       'tool_completed',
+      'tool_started',
       'input_requested',
       'resumed',
+      'tool_started',
       'tool_completed',
       'model_responded',
       'completed',

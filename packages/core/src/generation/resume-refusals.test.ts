@@ -5,6 +5,7 @@ import type { Checkpoint } from '../checkpoint/checkpoint.js';
 import { signCheckpoint } from '../checkpoint/sign-checkpoint.js';
 import { ResumeError, type ResumeErrorCode } from '../errors/resume-error.js';
 import { InputRequest } from '../input-request/input-request.js';
+import { nestsDeeperThan } from '../json/nesting-depth.js';
 import { scriptedAgent, throughJson } from '../test-support/harness.js';
 import { createRefundScenario } from '../testing/refund-fixture.js';
 import { scriptedProvider } from '../testing/scripted-provider.js';
@@ -82,6 +83,24 @@ describe('resume refusals: each raises ResumeError before any tool runs or reque
       'an unsupported version',
       'unsupported_version',
       (c) => ({ checkpoint: { ...c, version: 3 }, answers: goodAnswers }),
+    ],
+    [
+      'a checkpoint nested 100,000 deep (before anything recursive reads it)',
+      'invalid_checkpoint',
+      (c) => ({
+        checkpoint: { ...c, messages: JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) },
+        answers: goodAnswers,
+      }),
+      'nests deeper',
+    ],
+    [
+      'answers nested 100,000 deep',
+      'invalid_checkpoint',
+      (c) => ({
+        checkpoint: c,
+        answers: { ...goodAnswers, call_refund: JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) },
+      }),
+      'nest deeper',
     ],
     ['a checkpoint that is not an object', 'invalid_checkpoint', () => ({ checkpoint: 'nope', answers: goodAnswers })],
     [
@@ -185,7 +204,8 @@ describe('resume refusals: each raises ResumeError before any tool runs or reque
       const { agent, provider, scenario, checkpoint } = await pausedWithEveryKind();
       const input = mutate(checkpoint);
       // Re-sign what the case altered, so the check under test is the one that fires, not the signature.
-      if (code !== 'bad_signature' && typeof input.checkpoint === 'object') {
+      // (A checkpoint too deep to serialise cannot be signed: it is refused before its signature is read.)
+      if (code !== 'bad_signature' && typeof input.checkpoint === 'object' && !nestsDeeperThan(input.checkpoint)) {
         input.checkpoint = signCheckpoint(input.checkpoint as Checkpoint, { keys: KEY, params: { ticketId: 42 } });
       }
       await expectRefused(

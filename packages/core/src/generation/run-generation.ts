@@ -1,9 +1,13 @@
 import type { ResolvedPrompt } from '../agent/action.js';
 import type { AgentBase } from '../agent/agent-types.js';
-import type { Checkpoint, CompletedResult } from '../checkpoint/checkpoint.js';
+import type { Checkpoint } from '../checkpoint/checkpoint.js';
 import { type CheckpointSeal, checkpointFromContext } from '../checkpoint/checkpoint-from-context.js';
+import type { RunRecovery } from '../claims/recover-run.js';
+import { endFailedRun, pauseSlot, type RunLease } from '../claims/run-lease.js';
 import { priorMessages, recordRun } from '../context/record-context.js';
+import { FencedError } from '../errors/fenced-error.js';
 import { askedInputRequest } from '../input-request/asked-input-request.js';
+import { isPermanentFailure } from '../runtime/permanent-failure.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { toToolSpec } from '../tool/tool.js';
@@ -41,8 +45,10 @@ export interface RunOptions {
    * published nor passed to `onInputRequest`; the caller turns its questions into a tool result.
    */
   nested?: boolean;
-  /** Results already in the event log for this run (a redelivered job): reused, not run again. */
-  recovered?: Readonly<Record<string, CompletedResult>>;
+  /** The run's hold on its generation (its claim, or a fresh run's place in the claim log). */
+  lease: RunLease;
+  /** What earlier holders of this run did (a takeover, a claim after a release): reused, never repeated. */
+  recovery?: RunRecovery;
 }
 
 /**
@@ -56,9 +62,15 @@ export async function runGeneration(options: RunOptions): Promise<GenerationResp
   const generationId = initial.identity.generationId;
   const scrubber = scrubberFor(generationId);
   let paused = false;
-  if (start.kind === 'fresh')
-    initial.messages = [...(await priorMessages(options.agent, options.params)), ...initial.messages];
-  const opened = await openToolsets(options.prompt);
+  let opened: Awaited<ReturnType<typeof openToolsets>>;
+  try {
+    if (start.kind === 'fresh')
+      initial.messages = [...(await priorMessages(options.agent, options.params)), ...initial.messages];
+    opened = await openToolsets(options.prompt);
+  } catch (error) {
+    await giveBack(options.lease, error);
+    throw error;
+  }
   const record = {
     agent: options.agent,
     action: options.prompt.actionName,
@@ -81,6 +93,8 @@ export async function runGeneration(options: RunOptions): Promise<GenerationResp
       await recordRun(options.agent.runtime.bus, { ...record, status: response.status, finalText: response.text });
     return response;
   } catch (error) {
+    if (FencedError.isInstance(error)) throw error;
+    await giveBack(options.lease, error);
     if (!options.nested) await recordRun(options.agent.runtime.bus, { ...record, status: 'failed' }).catch(() => {});
     throw error;
   } finally {
@@ -88,6 +102,18 @@ export async function runGeneration(options: RunOptions): Promise<GenerationResp
     // A paused generation holds no connection: MCP servers are opened again on resume.
     await opened.close();
   }
+}
+
+/**
+ * A failure the machine did not announce (opening MCP servers, the context store, the bus) gives
+ * the claim back too (a job's ends, when retrying cannot help); a job fenced out while doing so
+ * was taken over, which is what it throws then.
+ */
+async function giveBack(lease: RunLease, error: unknown): Promise<void> {
+  if (FencedError.isInstance(error)) return;
+  await endFailedRun(lease, { error, permanent: isPermanentFailure(error) }).catch((releaseError: unknown) => {
+    if (FencedError.isInstance(releaseError)) throw releaseError;
+  });
 }
 
 async function runToStop(
@@ -114,12 +140,20 @@ async function runToStop(
   const scope: RunScope = {
     options,
     generationId,
+    lease: options.lease,
+    replay: [...(options.recovery?.responses ?? [])],
     scrubber,
     trace,
     traceparent: trace?.traceparent,
     publisher: createEventPublisher(
       runtime.bus,
-      { agent: agent.name, action: prompt.actionName, generationId, run: start.kind === 'fresh' ? 'start' : start.run },
+      {
+        agent: agent.name,
+        action: prompt.actionName,
+        generationId,
+        run: start.kind === 'fresh' ? 'start' : start.run,
+        epoch: options.lease.epoch,
+      },
       scrubber,
     ),
     signal: options.signal ?? options.stream?.signal,
@@ -153,7 +187,9 @@ async function runToStop(
   }
   const paused = snapshot.value === 'awaiting_input';
   // A nested run announces no pause, so it has no stored checkpoint to reuse.
-  const checkpoint = paused ? (scope.pausedCheckpoint ?? checkpointFromContext(context, traceparent, seal)) : undefined;
+  const checkpoint = paused
+    ? (scope.pausedCheckpoint ?? checkpointFromContext(context, pauseSlot(options.lease), traceparent, seal))
+    : undefined;
   const status = paused ? 'awaiting_input' : context.decision === 'exceeded' ? 'tool_turns_exceeded' : 'completed';
   const response: GenerationResponse = {
     generationId,

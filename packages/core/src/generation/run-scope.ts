@@ -1,15 +1,24 @@
+import type { EventData } from '../bus/events.js';
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
 import type { CheckpointSeal } from '../checkpoint/checkpoint-from-context.js';
+import type { RunLease } from '../claims/run-lease.js';
 import type { ToolSpec, Usage } from '../provider/provider-adapter.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import type { GenerationTrace } from '../telemetry/telemetry.js';
 import type { EventPublisher } from './event-publisher.js';
 import type { RunOptions } from './run-generation.js';
 
-/** What one run's actors share: its options, secrets, trace, publisher, signal and tallies. */
+/** What one run's actors share: its options, lease, secrets, trace, publisher, signal and tallies. */
 export interface RunScope {
   options: RunOptions;
   generationId: string;
+  /** The run's hold on its generation: the claim-log steps a job writes go through it. */
+  lease: RunLease;
+  /**
+   * The model's answers an earlier holder of this run logged, next first: taken instead of calling
+   * the model, until a tool body runs live (from then on the conversation may differ).
+   */
+  replay: EventData['model_responded'][];
   scrubber: Scrubber;
   trace: GenerationTrace | undefined;
   traceparent: string | undefined;

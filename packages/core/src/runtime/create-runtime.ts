@@ -73,6 +73,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
   async function locate(generationId: string) {
     const stored = await runtime.bus.checkpoints.load(generationId);
+    // Whether it may still be resumed is the claim's to say, when the resume claims it.
     if (stored === undefined) throw new ResumeError('not_found', `No paused generation ${generationId} is stored`);
     // The resume checks the checkpoint's signature (which covers the stored params); it cannot see
     // under which id it was stored, so a signed checkpoint moved under another generation's key
@@ -83,8 +84,6 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         `The record stored for generation ${generationId} holds another generation's checkpoint: it was moved there`,
       );
     }
-    if (stored.claimedBy !== undefined)
-      throw new ResumeError('already_resumed', `Generation ${generationId} was already resumed`);
     const agent = agents.get(stored.checkpoint.agent);
     if (agent === undefined) {
       throw new ResumeError(

@@ -41,10 +41,12 @@ describe('background generations through the job queue', () => {
     ]);
     const paused = await agent.handle({ ticketId: 3 }).generateNow();
     const job = signJob(resumeJobOf(paused, 'job-1', { ticketId: 3 }, { call_refund: true }), runtime.keys);
-    await expect(runJob({ runtime, job, delivery: { attempt: 1, headers: {} } })).rejects.toThrow('worker died here');
+    await expect(runJob({ runtime, job, delivery: { attempt: 1, headers: {}, maxAttempts: 5 } })).rejects.toThrow(
+      'worker died here',
+    );
     expect(scenario.runs.issue_refund).toBe(1);
 
-    const second = await runJob({ runtime, job, delivery: { attempt: 2, headers: {} } });
+    const second = await runJob({ runtime, job, delivery: { attempt: 2, headers: {}, maxAttempts: 5 } });
     expect(second.status).toBe('completed');
     expect(scenario.runs.issue_refund).toBe(1);
     const events = await runtime.bus.events(paused.generationId);
@@ -68,7 +70,7 @@ describe('background generations through the job queue', () => {
         },
         runtime.keys,
       ),
-      delivery: { attempt: 1, headers: {} },
+      delivery: { attempt: 1, headers: {}, maxAttempts: 5 },
     });
     expect(outcome.status).toBe('refused');
   });

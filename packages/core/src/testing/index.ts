@@ -1,4 +1,5 @@
 export { createMemoryBus, createMemoryCheckpointStore, type MemoryBusOptions } from '../bus/memory-bus.js';
+export { createMemoryClaimLog } from '../bus/memory-claim-log.js';
 export { createRefundScenario } from './refund-fixture.js';
 export {
   type RecordedModelRequest,

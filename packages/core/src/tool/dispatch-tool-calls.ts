@@ -1,10 +1,12 @@
 import type { CompletedResult } from '../checkpoint/checkpoint.js';
+import type { StartedCall } from '../claims/recover-run.js';
 import { InputRequiredError } from '../errors/input-required-error.js';
-import { InputRequest, type InputRequestJSON } from '../input-request/input-request.js';
+import { InputRequest, type InputRequestJSON, type JsonValue } from '../input-request/input-request.js';
 import type { ToolCall } from '../provider/provider-adapter.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { scrubError } from '../secrets/scrubbed-error.js';
 import type { GenerationTrace } from '../telemetry/telemetry.js';
+import { idempotencyKeyOf } from './idempotency-key.js';
 import type { Tool } from './tool.js';
 import { runInToolScope } from './tool-context.js';
 
@@ -33,14 +35,43 @@ export interface DispatchOptions {
    * before the tool runs (keys its schema declares are the tool's words, not the secret).
    */
   secretCalls: ReadonlyMap<string, InputRequestJSON>;
+  /** The questions this turn waited on (the checkpoint's); outcome-unknown ones are recognised here. */
+  waiting?: readonly InputRequestJSON[];
   scrubber: Scrubber;
   generationId: string;
   resuming: boolean;
   signal: AbortSignal;
   trace?: GenerationTrace;
-  /** Called after each call finishes, in call order; awaited, so its event is stored before the next call runs. */
+  /** Called after each call finishes, in call order, awaited. */
   onCompleted?: (callId: string, result: CompletedResult) => Promise<void>;
   onInputRequest?: (request: InputRequestJSON) => void;
+  /**
+   * Awaited before each tool body runs, once its arguments parsed: where the run stores the
+   * call's intent (`tool_started`) and everything logged before it. A rejection stops the turn.
+   */
+  onStarting?: (call: ToolCall, start: ToolStart) => Promise<void>;
+  /**
+   * Calls an earlier holder of this run started and logged no result for: whether they took
+   * effect is unknown. An `idempotent` tool runs again; any other asks a person first.
+   */
+  started?: ReadonlyMap<string, StartedCall>;
+  /** Why those calls stopped, for the question: a worker that went away, or a run that failed. */
+  stoppedBy?: 'worker_lost' | 'run_failed';
+}
+
+/** How a tool body starts: the first time, or again after an unknown outcome. */
+export interface ToolStart {
+  attempt: number;
+  reason?: 'outcome_unknown';
+}
+
+/** What a confirm about an unknown outcome carries in its metadata (see `outcomeUnknownRequest`). */
+export interface OutcomeUnknownMetadata {
+  outcome_unknown: true;
+  /** How many times the call was started. */
+  attempts: number;
+  /** The answer the call ran with, when there was one and it was not a secret: it runs again with it. */
+  answer?: JsonValue;
 }
 
 export interface DispatchResult {
@@ -66,6 +97,7 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
     mcpToolCalls: [],
   };
   const approved = new Set(options.approvedCalls);
+  const reruns = outcomeUnknownWaits(options.waiting ?? []);
   for (const call of options.calls) {
     if (completed[call.id] !== undefined) continue;
     const recovered = options.recovered?.[call.id];
@@ -80,11 +112,23 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
       await finish(call, { tool_name: call.name, result: DECLINED_RESULT, is_error: true });
       continue;
     }
-    if (wasAwaitingApproval && answer === true) approved.add(call.id);
-    const gated = (options.gatedTools.has(call.name) || tool?.requiresApproval === true) && !approved.has(call.id);
-    if (gated) {
-      ask(call, tool, approvalRequest(call), true);
-      continue;
+    // A person said to run again a call whose outcome was unknown: as it first ran, answer included.
+    const rerun = reruns.get(call.id);
+    let runAnswer: unknown;
+    let secret = false;
+    if (rerun === undefined) {
+      if (wasAwaitingApproval && answer === true) approved.add(call.id);
+      const gated = (options.gatedTools.has(call.name) || tool?.requiresApproval === true) && !approved.has(call.id);
+      if (gated) {
+        ask(call, tool, approvalRequest(call), true);
+        continue;
+      }
+      runAnswer = wasAwaitingApproval ? undefined : answer;
+      const secretRequest = options.secretCalls.get(call.id);
+      secret = secretRequest !== undefined;
+      if (secretRequest !== undefined && runAnswer !== undefined) options.scrubber.add(runAnswer, secretRequest.schema);
+    } else {
+      runAnswer = rerun.answer;
     }
     if (tool === undefined) {
       const message = options.mcpCalls?.has(call.id)
@@ -93,15 +137,28 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
       await finish(call, errorResult(call, message));
       continue;
     }
-    const toolAnswer = wasAwaitingApproval ? undefined : answer;
-    const secretRequest = options.secretCalls.get(call.id);
-    if (secretRequest !== undefined && toolAnswer !== undefined) options.scrubber.add(toolAnswer, secretRequest.schema);
-    const outcome = await runOne(call, tool, toolAnswer, options);
-    if (InputRequest.isInstance(outcome)) ask(call, tool, outcome, false);
-    else await finish(call, outcome);
+    const started = options.started?.get(call.id);
+    if (started !== undefined && tool.idempotent !== true) {
+      const carried = secret ? undefined : runAnswer;
+      ask(call, tool, outcomeUnknownRequest(call, started, carried, options.stoppedBy ?? 'worker_lost'), false);
+      continue;
+    }
+    const attemptsBefore = Math.max(started?.attempts ?? 0, rerun?.attempts ?? 0);
+    await settle(
+      call,
+      tool,
+      runAnswer,
+      attemptsBefore === 0 ? { attempt: 1 } : { attempt: attemptsBefore + 1, reason: 'outcome_unknown' },
+    );
   }
   result.approvedToolCalls = [...approved];
   return result;
+
+  async function settle(call: ToolCall, tool: Tool, toolAnswer: unknown, start: ToolStart): Promise<void> {
+    const outcome = await runOne(call, tool, toolAnswer, start, options);
+    if (InputRequest.isInstance(outcome)) ask(call, tool, outcome, false);
+    else await finish(call, outcome);
+  }
 
   function ask(call: ToolCall, tool: Tool | undefined, request: InputRequest, isApproval: boolean): void {
     const json = options.scrubber.inputRequest(request.forCall(call).toJSON());
@@ -127,6 +184,40 @@ function approvalRequest(call: ToolCall): InputRequest {
   return InputRequest.confirm(`Allow ${call.name} to run?`, { metadata: { approval: true } });
 }
 
+/**
+ * The question a call with an unknown outcome becomes: the worker running it went away (or its
+ * run failed) after it started and before its result was logged, so nobody can say whether it
+ * took effect. `true` runs it again, with the answer it first ran with; `false` declines it.
+ */
+export function outcomeUnknownRequest(
+  call: ToolCall,
+  started: StartedCall,
+  answer: unknown,
+  stoppedBy: 'worker_lost' | 'run_failed',
+): InputRequest {
+  const where = stoppedBy === 'worker_lost' ? 'on a worker that went away' : 'in a run that failed';
+  const metadata: OutcomeUnknownMetadata = {
+    outcome_unknown: true,
+    attempts: started.attempts,
+    ...(answer !== undefined && { answer: answer as JsonValue }),
+  };
+  return InputRequest.confirm(`${call.name} stopped mid-call ${where}; run it again?`, {
+    metadata: metadata as unknown as Record<string, JsonValue>,
+  });
+}
+
+/** The calls a checkpoint holds outcome-unknown questions for, with what they ran with. */
+function outcomeUnknownWaits(waiting: readonly InputRequestJSON[]): Map<string, { attempts: number; answer: unknown }> {
+  const reruns = new Map<string, { attempts: number; answer: unknown }>();
+  for (const request of waiting) {
+    const metadata = request.metadata as Partial<OutcomeUnknownMetadata> | undefined;
+    if (metadata?.outcome_unknown !== true || request.tool_call_id === undefined) continue;
+    const attempts = typeof metadata.attempts === 'number' && metadata.attempts >= 1 ? metadata.attempts : 1;
+    reruns.set(request.tool_call_id, { attempts, answer: metadata.answer });
+  }
+  return reruns;
+}
+
 function errorResult(call: ToolCall, message: string): CompletedResult {
   return { tool_name: call.name, result: { error: message }, is_error: true };
 }
@@ -135,6 +226,7 @@ async function runOne(
   call: ToolCall,
   tool: Tool,
   answer: unknown,
+  start: ToolStart,
   options: DispatchOptions,
 ): Promise<CompletedResult | InputRequest> {
   const span = options.trace?.startToolCall({
@@ -148,6 +240,13 @@ async function runOne(
     span?.end({ result: failed.result, isError: true });
     return failed;
   }
+  try {
+    await options.onStarting?.(call, start);
+  } catch (error) {
+    // The intent could not be stored (or the run was fenced out): the body must not run, and the turn stops.
+    span?.fail(scrubError(error, options.scrubber));
+    throw error;
+  }
   const context = {
     answer,
     toolCallId: call.id,
@@ -157,6 +256,7 @@ async function runOne(
       return options.signal;
     },
     generationId: options.generationId,
+    idempotencyKey: idempotencyKeyOf(options.generationId, call.id),
   };
   const scope = { toolCallId: call.id, answers: new Map(answer === undefined ? [] : [[call.id, answer]]) };
   try {

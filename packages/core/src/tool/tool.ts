@@ -11,6 +11,12 @@ export interface ToolContext {
   resuming: boolean;
   signal: AbortSignal;
   generationId: string;
+  /**
+   * Stable for this call of this generation, whichever worker runs it, however often it is
+   * resumed or delivered again: hand it to APIs that take an idempotency key (payment
+   * providers do), so a call run again after an unknown outcome is not applied twice there.
+   */
+  idempotencyKey: string;
 }
 
 export type ToolReturn = unknown;
@@ -27,6 +33,8 @@ export interface Tool<Input = unknown> {
   readonly mcpServer?: string;
   /** Gated by its source (an MCP server's `requireApproval`), whatever the action lists. */
   readonly requiresApproval?: boolean;
+  /** Safe to run again when a run stopped mid-call and its outcome is unknown (see `tool()`). */
+  readonly idempotent?: boolean;
 }
 
 export interface ToolDefinition<Schema extends z.ZodType> {
@@ -34,6 +42,13 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   description: string;
   input: Schema;
   run(input: z.output<Schema>, context: ToolContext): Promise<unknown> | unknown;
+  /**
+   * Running it twice does no harm (a lookup, or a write keyed by `ctx.idempotencyKey`). When a
+   * worker stops mid-call (it died, or stalled past its lease) nobody knows whether the call took
+   * effect: an idempotent tool then simply runs again; any other becomes a question to a person
+   * ("… stopped mid-call; run it again?"). Default false.
+   */
+  idempotent?: boolean;
 }
 
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -42,6 +57,8 @@ const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
  * Defines a tool. `input` is a zod schema: the model's arguments are parsed with it before `run`
  * (a parse failure goes back to the model as `{ "error": … }` and `run` is not called) and the
  * provider is sent its JSON Schema. `run` returns a result, or an `InputRequest` to pause and ask.
+ * `idempotent: true` lets a call whose outcome a stopped worker left unknown run again without
+ * asking a person first.
  *
  * @example
  *   const lookupOrder = tool({
@@ -69,6 +86,7 @@ export function tool<Schema extends z.ZodType>(definition: ToolDefinition<Schema
       return { success: false, error: `Invalid arguments for ${definition.name}: ${z.prettifyError(parsed.error)}` };
     },
     run: definition.run,
+    ...(definition.idempotent === true && { idempotent: true }),
   };
 }
 

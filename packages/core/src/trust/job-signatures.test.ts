@@ -28,7 +28,7 @@ async function refusal(run: Promise<{ status: string; error?: Error }>) {
 describe('nothing forged runs: jobs carry the runtime signature', () => {
   it('refuses an unsigned job before anything runs, and the person can still answer', async () => {
     const { runtime, agent, scenario, paused, job } = await pausedRefund();
-    const delivery = { attempt: 1, headers: {} };
+    const delivery = { attempt: 1, headers: {}, maxAttempts: 5 };
     expect(await refusal(runJob({ runtime, agents: [agent], job, delivery }))).toEqual({
       status: 'refused',
       code: 'unsigned_job',
@@ -41,7 +41,7 @@ describe('nothing forged runs: jobs carry the runtime signature', () => {
   it('refuses a signed job whose answers, params or checkpoint were changed afterwards', async () => {
     const { runtime, agent, scenario, job } = await pausedRefund();
     const signed = signJob({ ...job, answers: { call_refund: false } }, runtime.keys);
-    const delivery = { attempt: 1, headers: {} };
+    const delivery = { attempt: 1, headers: {}, maxAttempts: 5 };
     for (const forged of [
       { ...signed, answers: { call_refund: true } },
       { ...signed, params: { ticketId: 43 } },
@@ -72,7 +72,7 @@ describe('nothing forged runs: jobs carry the runtime signature', () => {
       runtime,
       agents: [agent],
       job: signedBefore,
-      delivery: { attempt: 1, headers: {} },
+      delivery: { attempt: 1, headers: {}, maxAttempts: 5 },
     });
     expect(outcome.status).toBe('completed');
     expect(scenario.refunds).toEqual([{ order_id: 42, amount: 30 }]);
@@ -83,7 +83,12 @@ describe('nothing forged runs: jobs carry the runtime signature', () => {
     const { checkpoint: _omitted, ...withoutCheckpoint } = job;
     expect(
       await refusal(
-        runJob({ runtime, agents: [agent], job: withoutCheckpoint, delivery: { attempt: 1, headers: {} } }),
+        runJob({
+          runtime,
+          agents: [agent],
+          job: withoutCheckpoint,
+          delivery: { attempt: 1, headers: {}, maxAttempts: 5 },
+        }),
       ),
     ).toEqual({ status: 'refused', code: 'job_without_checkpoint' });
     expect(scenario.runs.issue_refund).toBe(0);

@@ -1,3 +1,4 @@
+import type { EventData } from '../../bus/events.js';
 import { assertDistinctToolCallIds } from '../../provider/check-tool-call-ids.js';
 import type { ModelResponse, ToolCall } from '../../provider/provider-adapter.js';
 import { scrubError } from '../../secrets/scrubbed-error.js';
@@ -12,6 +13,13 @@ import { buildModelRequest } from '../turn-messages.js';
  */
 export async function callModel(scope: RunScope, context: GenerationContext): Promise<ModelResponse> {
   const { options, scrubber, generationId } = scope;
+  const logged = scope.replay.shift();
+  if (logged !== undefined) {
+    const response = replayed(logged, context);
+    if (response.text !== '') options.stream?.push({ type: 'text-delta', text: response.text });
+    for (const toolCall of response.toolCalls) options.stream?.push({ type: 'tool-call', toolCall });
+    return response;
+  }
   const { prompt } = options;
   const adapter = options.agent.provider;
   const span = scope.trace?.startModelCall({
@@ -24,7 +32,17 @@ export async function callModel(scope: RunScope, context: GenerationContext): Pr
     const request = {
       ...buildModelRequest(context, prompt, scope.toolSpecs),
       executeTool: (call: ToolCall) =>
-        executeOutsideLoop(call, { prompt, scrubber, generationId, signal: scope.toolSignal }),
+        executeOutsideLoop(call, {
+          prompt,
+          scrubber,
+          generationId,
+          signal: scope.toolSignal,
+          onStarting: async () => {
+            scope.replay.length = 0;
+            scope.publisher.emit('tool_started', { tool_call_id: call.id, tool_name: call.name, attempt: 1 });
+            await scope.publisher.flush();
+          },
+        }),
     };
     const call = () =>
       adapter.call(request, {
@@ -64,4 +82,21 @@ function forwardAbort(runSignal: AbortSignal | undefined) {
   const forward = () => controller.abort(runSignal.reason);
   runSignal.addEventListener('abort', forward, { once: true });
   return { signal: controller.signal, release: () => runSignal.removeEventListener('abort', forward) };
+}
+
+/**
+ * A model answer an earlier holder of the run logged, as the adapter gave it: the event's
+ * messages start with the turn's results (which this run has appended already), then the answer.
+ */
+function replayed(logged: EventData['model_responded'], context: GenerationContext): ModelResponse {
+  return {
+    messages: logged.messages.slice(context.unreported.length),
+    toolCalls: logged.tool_calls,
+    text: logged.text,
+    finishReason: logged.finish_reason,
+    ...(logged.raw_finish_reason !== undefined && { rawFinishReason: logged.raw_finish_reason }),
+    ...(logged.continuation === true && { continuation: true }),
+    ...(logged.usage !== undefined && { usage: logged.usage }),
+    ...(logged.response_id !== undefined && { responseId: logged.response_id }),
+  };
 }

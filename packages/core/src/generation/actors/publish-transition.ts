@@ -1,13 +1,17 @@
 import type { EventName } from '../../bus/events.js';
 import { checkpointFromContext } from '../../checkpoint/checkpoint-from-context.js';
+import { endFailedRun, pauseSlot, writeStep } from '../../claims/run-lease.js';
+import { isPermanentFailure } from '../../runtime/permanent-failure.js';
 import { eventData } from '../event-data.js';
 import type { GenerationContext } from '../generation-context.js';
 import type { RunScope } from '../run-scope.js';
 
 /**
- * The `publish` action of one run: turns a transition into its event. A pause is stored before
- * it is announced, so whoever hears `input_requested` can resume it; a nested generation's pause
- * is neither stored nor announced.
+ * The `publish` action of one run: turns a transition into its event. A stop is written to the
+ * claim log before it is announced, after everything logged before it: a pause (with its
+ * checkpoint, then stored for a resume by id), a finish, or a failure (which gives the claim
+ * back, or for a job that retrying cannot help, ends it). A run fenced out there announces
+ * nothing. A nested generation's pause is neither stored nor announced.
  */
 export function publishTransition(
   scope: RunScope,
@@ -15,20 +19,37 @@ export function publishTransition(
   context: GenerationContext,
   answers: ReadonlyMap<string, unknown> | undefined,
 ): void {
-  const { options, traceparent } = scope;
-  if (options.nested && name === 'input_requested') return;
+  const { options, traceparent, lease } = scope;
+  // Fenced out: another holder runs the generation now, and only its events are the run's.
+  if (lease.fencedOut || (options.nested && name === 'input_requested')) return;
   const runtime = options.agent.runtime;
   let before: (() => Promise<void>) | undefined;
+  let claimSlot: number | undefined;
   let expiresAt: string | undefined;
-  if (name === 'input_requested') {
-    const checkpoint = checkpointFromContext(context, traceparent, scope.seal);
-    scope.pausedCheckpoint = checkpoint;
-    // The event carries the expiry too, so the checkpoint rebuilt from the log is this one.
-    expiresAt = checkpoint.expires_at;
-    before = async () => {
-      await runtime.bus.checkpoints.save(scope.generationId, { checkpoint, params: options.params });
-    };
+  switch (name) {
+    case 'input_requested': {
+      claimSlot = pauseSlot(lease);
+      const checkpoint = checkpointFromContext(context, claimSlot, traceparent, scope.seal);
+      scope.pausedCheckpoint = checkpoint;
+      // The event carries the expiry too, so the checkpoint rebuilt from the log is this one.
+      expiresAt = checkpoint.expires_at;
+      before = async () => {
+        await writeStep(lease, 'paused', { checkpoint });
+        await runtime.bus.checkpoints.save(scope.generationId, { checkpoint, params: options.params });
+        // Stored: from here on its slot belongs to whoever resumes it, never to a release of ours.
+        lease.ended = true;
+      };
+      break;
+    }
+    case 'completed':
+      if (lease.mode === 'job') before = () => writeStep(lease, 'finished');
+      // Done: a later failure (of a callback, of the context store) must not give the claim back.
+      else lease.ended = true;
+      break;
+    case 'failed':
+      before = () => endFailedRun(lease, { error: scope.failure, permanent: isPermanentFailure(scope.failure) });
+      break;
   }
-  const data = eventData(name, context, { traceparent, expiresAt, ...(answers && { answers }) });
+  const data = eventData(name, context, { traceparent, expiresAt, claimSlot, ...(answers && { answers }) });
   scope.publisher.emit(name, data, before);
 }

@@ -1,3 +1,4 @@
+import { writeStep } from '../../claims/run-lease.js';
 import { InputRequest } from '../../input-request/input-request.js';
 import { scrubError } from '../../secrets/scrubbed-error.js';
 import { dispatchToolCalls } from '../../tool/dispatch-tool-calls.js';
@@ -9,20 +10,29 @@ import { toResultMessages } from '../turn-messages.js';
  * The `runTools` actor of one run: dispatches the turn's calls (fresh or resumed), publishes and
  * streams each result as it lands, and builds the messages that carry the results back once
  * nothing is left waiting.
+ *
+ * Before a body runs, its intent is stored: `tool_started` in the event log (with everything
+ * logged before it) and, for a job, a step in the claim log, which fences the run out if another
+ * delivery took it over. After a crash or a stall, a call with an intent and no result is not run
+ * again blindly. The turn's results are all stored before it returns.
  */
 export async function runTools(
   scope: RunScope,
   { context, answers, resuming }: RunToolsInput,
 ): Promise<RunToolsOutput> {
-  const { options, publisher } = scope;
+  const { options, publisher, lease } = scope;
+  const recovery = options.recovery;
   try {
     const result = await dispatchToolCalls({
       calls: context.turnCalls,
       tools: options.prompt.tools,
       gatedTools: options.prompt.gatedTools,
       completed: context.completedResults,
-      recovered: options.recovered ?? {},
+      recovered: recovery?.completed ?? {},
+      ...(recovery && { started: recovery.started }),
+      stoppedBy: lease.follows === 'released' ? 'run_failed' : 'worker_lost',
       answers,
+      waiting: context.inputRequests,
       approvalCalls: new Set(context.approvalToolCalls),
       mcpCalls: new Set(context.mcpToolCalls),
       approvedCalls: new Set(context.approvedToolCalls),
@@ -38,6 +48,18 @@ export async function runTools(
         return scope.toolSignal;
       },
       ...(scope.trace && { trace: scope.trace }),
+      onStarting: async (call, start) => {
+        // A body runs live from here on: answers logged by an earlier holder no longer follow.
+        scope.replay.length = 0;
+        publisher.emit('tool_started', {
+          tool_call_id: call.id,
+          tool_name: call.name,
+          attempt: start.attempt,
+          ...(start.reason && { reason: start.reason }),
+        });
+        await publisher.flush();
+        await writeStep(lease, 'tool_started', { toolCallId: call.id, toolName: call.name });
+      },
       onCompleted: async (callId, completed) => {
         publisher.emit('tool_completed', { tool_call_id: callId, ...completed });
         options.stream?.push({
@@ -47,12 +69,13 @@ export async function runTools(
           result: completed.result,
           isError: completed.is_error,
         });
-        // Stored before the next call runs: a replay after a crash finds it and does not run it again.
-        await publisher.flush();
       },
       onInputRequest: (request) =>
         options.stream?.push({ type: 'input-request', request: InputRequest.fromJSON(request) }),
     });
+    // Every result of the turn is stored before it moves on (the next call's intent waited for the
+    // ones before it).
+    await publisher.flush();
     const resultMessages =
       result.inputRequests.length > 0
         ? []

@@ -1,0 +1,50 @@
+import type { ClaimLog, ClaimRecord, ClaimSlot } from '@interlude/core';
+import { JetStreamApiError } from '@nats-io/jetstream';
+import { headers as createHeaders } from '@nats-io/transport-node';
+import { type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
+import { decodeJson, encodeJson } from './json-codec.js';
+import { type RetryOptions, retryTransient, SUBJECT_FULL } from './retry.js';
+import { lastMessageOn } from './stream-message-get.js';
+import { CLAIMS_STREAM, claimSubject } from './subjects.js';
+
+/**
+ * The claim log on JetStream: one subject per slot, `interlude.claims.<generation_id>.<slot>`, in
+ * the stream `INTERLUDE_CLAIMS`, which keeps one message per subject and refuses any later one
+ * (`discard_new_per_subject`). The stream leader decides in log order, so of two writes to a
+ * slot exactly one is stored, on nats-server 2.9.10 with three replicas as on current servers;
+ * an expected-sequence header, which 2.9 does not enforce on replicated streams, decides
+ * nothing here. Reads ask the leader. A write retried after its answer was lost carries the same
+ * message id: stored once, and answered as stored.
+ */
+export function createNatsClaimLog(
+  resources: () => Promise<{ requests: JetStreamRequests }>,
+  retry: RetryOptions,
+): ClaimLog {
+  const read = async (generationId: string, slot: ClaimSlot) => {
+    const { requests } = await resources();
+    const subject = claimSubject(generationId, slot);
+    const found = await retryTransient(() => lastMessageOn(requests, CLAIMS_STREAM, subject), retry);
+    return found === undefined ? undefined : decodeJson<ClaimRecord>(found.data);
+  };
+  return {
+    read,
+    async write(generationId, slot, record) {
+      const { requests } = await resources();
+      const subject = claimSubject(generationId, slot);
+      const headers = createHeaders();
+      headers.set(MSG_ID_HEADER, `claim:${generationId}:${slot}:${record.holder}`);
+      const data = encodeJson(record);
+      for (;;) {
+        try {
+          await retryTransient(() => requests.publish(subject, data, headers), retry);
+          return { stored: true };
+        } catch (error) {
+          if (!(error instanceof JetStreamApiError) || error.code !== SUBJECT_FULL) throw error;
+        }
+        const existing = await read(generationId, slot);
+        // Taken, so it holds a record; one that went missing since (the stream was purged) is tried again.
+        if (existing !== undefined) return { stored: false, record: existing };
+      }
+    },
+  };
+}

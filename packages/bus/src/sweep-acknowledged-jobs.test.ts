@@ -1,0 +1,46 @@
+import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { describe, expect, inject, it } from 'vitest';
+import { createJetStreamRequests } from './jetstream-requests.js';
+import { sweepAcknowledgedJobs } from './sweep-acknowledged-jobs.js';
+import { uniqueId } from './testing/index.js';
+
+describe('sweepAcknowledgedJobs', () => {
+  it('deletes the messages on the queue subject at or below the consumer ack floor, and nothing else', async () => {
+    const connection = await connect({ servers: inject('natsUrl') });
+    const manager = await jetstreamManager(connection);
+    // A limits stream keeps acknowledged messages, as a 2.9 work queue wrongly does after a restart.
+    const stream = uniqueId('SWEEP').toUpperCase();
+    await manager.streams.add({
+      name: stream,
+      subjects: [`${stream}.>`],
+      storage: StorageType.Memory,
+      retention: RetentionPolicy.Limits,
+    });
+    const subject = `${stream}.queue`;
+    const client = jetstream(connection);
+    for (let index = 0; index < 5; index += 1) {
+      await client.publish(subject, `job ${index}`);
+      await client.publish(`${stream}.other`, `other ${index}`);
+    }
+    await manager.consumers.add(stream, {
+      durable_name: 'workers',
+      filter_subject: subject,
+      ack_policy: AckPolicy.Explicit,
+    });
+    const consumer = await client.consumers.get(stream, 'workers');
+    for (let index = 0; index < 3; index += 1) {
+      const message = await consumer.next();
+      await message?.ackAck();
+    }
+    const requests = createJetStreamRequests(connection, 2_000);
+    const names = { apiPrefix: '$JS.API', stream, consumer: 'workers', subject };
+    expect(await sweepAcknowledgedJobs(requests, names)).toBe(3);
+    const left = await manager.streams.info(stream, { subjects_filter: '>' });
+    expect(left.state.subjects).toEqual({ [subject]: 2, [`${stream}.other`]: 5 });
+    // Nothing more to sweep, from any number of workers.
+    expect(await sweepAcknowledgedJobs(requests, names)).toBe(0);
+    await manager.streams.delete(stream);
+    await connection.close();
+  });
+});

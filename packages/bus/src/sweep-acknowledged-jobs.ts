@@ -1,0 +1,44 @@
+import type { JetStreamRequests } from './jetstream-requests.js';
+import { decodeJson } from './json-codec.js';
+
+interface ApiError {
+  error?: { code: number; err_code: number; description: string };
+}
+
+/**
+ * Removes jobs the queue's consumer has acknowledged but the work-queue stream still holds. On
+ * nats-server 2.9, an ack processed around a restart can move the consumer's ack floor without
+ * the stream removing the message (fixed in later servers, which check the floor themselves): the
+ * consumer never delivers it again, and it stays in `INTERLUDE_JOBS` for good. Every message on
+ * the queue's subject at or below the consumer's ack floor was acknowledged, so it is deleted
+ * here. Returns how many were. Safe from many workers at once: deleting a deleted message is a
+ * no-op answer.
+ */
+export async function sweepAcknowledgedJobs(
+  requests: JetStreamRequests,
+  names: { apiPrefix: string; stream: string; consumer: string; subject: string },
+): Promise<number> {
+  const api = (path: string, body: unknown) =>
+    requests
+      .request(`${names.apiPrefix}.${path}`, Buffer.from(JSON.stringify(body)))
+      .then((reply) => decodeJson<ApiError & Record<string, unknown>>(reply.data));
+  const info = (await api(`CONSUMER.INFO.${names.stream}.${names.consumer}`, {})) as ApiError & {
+    ack_floor?: { stream_seq: number };
+  };
+  const floor = info.ack_floor?.stream_seq ?? 0;
+  let swept = 0;
+  for (let from = 1; from <= floor; ) {
+    const found = (await api(`STREAM.MSG.GET.${names.stream}`, {
+      seq: from,
+      next_by_subj: names.subject,
+    })) as ApiError & {
+      message?: { seq: number };
+    };
+    const seq = found.message?.seq;
+    if (seq === undefined || seq > floor) break;
+    const deleted = await api(`STREAM.MSG.DELETE.${names.stream}`, { seq, no_erase: true });
+    if (deleted.error === undefined) swept += 1;
+    from = seq + 1;
+  }
+  return swept;
+}

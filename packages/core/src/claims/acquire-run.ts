@@ -1,0 +1,166 @@
+import type { ClaimLog, ClaimRecord, ClaimSlot } from '../bus/bus.js';
+import { ResumeError } from '../errors/resume-error.js';
+import { readSegment } from './read-segment.js';
+import { createRunLease, isOwnRecord, newHolder, type RunLease, recordFor } from './run-lease.js';
+
+export interface AcquireRequest {
+  log: ClaimLog;
+  generationId: string;
+  /** The checkpoint's `claim_slot`, 0 for a fresh job, or a version 1 checkpoint's digest slot. */
+  slot: ClaimSlot;
+  mode: 'job' | 'in_process';
+  /** The job's id: another delivery of the same job finds its own claim instead of a refusal. */
+  claimant?: string;
+}
+
+/**
+ * What claiming found: a run to do, or (only for another delivery of a job that claimed before)
+ * that the job's run already stopped, paused or finished, so there is nothing left to run.
+ */
+export type Acquired =
+  | { outcome: 'run'; lease: RunLease }
+  | { outcome: 'stopped'; stop: 'paused' | 'finished' | 'resumed'; slot: number; record?: ClaimRecord };
+
+/**
+ * Claims the slot a run starts from, or finds out why it cannot. The slot is write-once: of any
+ * number of resumes of one checkpoint exactly one writes its claim, and the others are refused
+ * with `already_resumed` for good, unless the run that won gave the checkpoint back (`released`),
+ * in which case the next claim goes in the slot after that.
+ *
+ * A job delivered again (after its worker died or stalled past the ack wait, or because the
+ * server lost an ack) finds its own claim: if its run stopped, there is nothing to do; if the run
+ * is still open, its holder is presumed gone (the server hands a job out again only once its
+ * holder stopped heartbeating) and the new delivery writes `takeover` at the first free slot,
+ * one epoch up, which fences the old holder out at its next step.
+ */
+export async function acquireRun(request: AcquireRequest): Promise<Acquired> {
+  const holder = newHolder();
+  if (typeof request.slot === 'number') return claimChain(request, holder, request.slot, 1, undefined);
+  return claimLegacy(request, holder, request.slot);
+}
+
+async function claimChain(
+  request: AcquireRequest,
+  holder: string,
+  startSlot: number,
+  startEpoch: number,
+  startFollows: 'released' | 'takeover' | undefined,
+): Promise<Acquired> {
+  const { log, generationId, claimant } = request;
+  let slot = startSlot;
+  let epoch = startEpoch;
+  let follows = startFollows;
+  for (;;) {
+    const written = await log.write(generationId, slot, recordFor({ holder, claimant, epoch }, 'claim'));
+    if (written.stored || isOwnRecord(written.record, holder)) {
+      return { outcome: 'run', lease: lease(request, { holder, epoch, cursor: slot + 1, follows }) };
+    }
+    const taken = written.record;
+    const mine = claimant !== undefined && taken.claimant === claimant;
+    if (taken.kind !== 'claim') {
+      // Only a finished generation's compacted chain answers a claim slot with something else.
+      if (mine || (claimant !== undefined && taken.kind === 'finished' && taken.holder === '')) {
+        return { outcome: 'stopped', stop: 'finished', slot };
+      }
+      throw alreadyResumed(generationId);
+    }
+    const segment = await readSegment(log, generationId, slot + 1, taken.epoch);
+    if (segment.end.kind === 'released') {
+      // The run gave its checkpoint back: the next claim of it goes after the release, one epoch up.
+      slot = segment.end.slot + 1;
+      epoch = segment.epoch + 1;
+      follows = 'released';
+      continue;
+    }
+    if (!mine) throw alreadyResumed(generationId);
+    if (segment.end.kind !== 'open') {
+      return {
+        outcome: 'stopped',
+        stop: segment.end.kind,
+        slot: segment.end.slot,
+        ...('record' in segment.end && { record: segment.end.record }),
+      };
+    }
+    const next = segment.epoch + 1;
+    const takeover = await log.write(
+      generationId,
+      segment.end.slot,
+      recordFor({ holder, claimant, epoch: next }, 'takeover'),
+    );
+    if (takeover.stored || isOwnRecord(takeover.record, holder)) {
+      return {
+        outcome: 'run',
+        lease: lease(request, {
+          holder,
+          epoch: next,
+          cursor: segment.end.slot + 1,
+          follows: 'takeover',
+          startedCalls: segment.started,
+        }),
+      };
+    }
+    // The old holder (or another delivery) wrote there first: read the run again.
+  }
+}
+
+/**
+ * A version 1 checkpoint has no slot: its claim is keyed by its digest, write-once like any
+ * other. The run that wins then joins the generation's numbered chain at its first free slot,
+ * where its steps go; a later claim of the same digest finds that run by its holder.
+ */
+async function claimLegacy(request: AcquireRequest, holder: string, legacySlot: ClaimSlot): Promise<Acquired> {
+  const { log, generationId, claimant } = request;
+  const written = await log.write(generationId, legacySlot, recordFor({ holder, claimant, epoch: 1 }, 'claim'));
+  const taken = written.stored ? undefined : written.record;
+  if (taken === undefined || isOwnRecord(taken, holder)) return joinChain(request, holder, 1, undefined);
+  const start = await findClaimOf(log, generationId, taken.holder);
+  if (start !== undefined) return claimChain(request, holder, start, 1, undefined);
+  if (claimant === undefined || taken.claimant !== claimant) throw alreadyResumed(generationId);
+  // An earlier delivery of this job claimed the digest and was gone before it joined the chain.
+  return joinChain(request, holder, 2, 'takeover');
+}
+
+/** Claims the first free numbered slot (or finds the one this holder claimed before its answer was lost). */
+async function joinChain(
+  request: AcquireRequest,
+  holder: string,
+  epoch: number,
+  follows: 'takeover' | undefined,
+): Promise<Acquired> {
+  const { log, generationId, claimant } = request;
+  for (let slot = 0; ; slot += 1) {
+    const found = await log.read(generationId, slot);
+    if (found !== undefined && !isOwnRecord(found, holder)) continue;
+    if (found === undefined) {
+      const written = await log.write(generationId, slot, recordFor({ holder, claimant, epoch }, 'claim'));
+      if (!written.stored && !isOwnRecord(written.record, holder)) continue;
+    }
+    return { outcome: 'run', lease: lease(request, { holder, epoch, cursor: slot + 1, follows }) };
+  }
+}
+
+/** The numbered slot where `holder` claimed, scanning the chain from 0. */
+async function findClaimOf(log: ClaimLog, generationId: string, holder: string): Promise<number | undefined> {
+  for (let slot = 0; ; slot += 1) {
+    const record = await log.read(generationId, slot);
+    if (record === undefined) return undefined;
+    if (record.kind === 'claim' && record.holder === holder) return slot;
+  }
+}
+
+function lease(
+  request: AcquireRequest,
+  fields: Pick<RunLease, 'holder' | 'epoch' | 'cursor' | 'follows'> & { startedCalls?: ReadonlyMap<string, string> },
+): RunLease {
+  return createRunLease({
+    log: request.log,
+    generationId: request.generationId,
+    claimant: request.claimant,
+    mode: request.mode,
+    ...fields,
+  });
+}
+
+function alreadyResumed(generationId: string): ResumeError {
+  return new ResumeError('already_resumed', `Generation ${generationId} was already resumed from this checkpoint`);
+}

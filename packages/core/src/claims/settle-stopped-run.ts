@@ -1,0 +1,106 @@
+import type { AgentBase } from '../agent/agent-types.js';
+import type { ClaimRecord } from '../bus/bus.js';
+import { EVENT_VERSION, type EventData, type EventName, type GenerationEvent } from '../bus/events.js';
+import { epochOf } from '../bus/latest-epochs.js';
+import type { Checkpoint } from '../checkpoint/checkpoint.js';
+import { eventIdOf } from '../generation/event-publisher.js';
+import { notifyInputRequest } from '../generation/notify-input-request.js';
+import { InputRequest } from '../input-request/input-request.js';
+
+/** Which run a stopped job held, as its events name it. */
+export interface StoppedRun {
+  agent: AgentBase;
+  action: string;
+  params: unknown;
+  generationId: string;
+  run: string;
+  /** The stop its holder wrote to the claim log. */
+  record: ClaimRecord;
+}
+
+/**
+ * Another delivery of a job whose run already stopped runs nothing; it only makes sure the stop
+ * is out, in case its holder went away between writing it and announcing it. A pause: its
+ * checkpoint stored (unless it was resumed already or a newer one is) and `input_requested`
+ * published, with the agent's callbacks, if it was not. A finish: `completed` (or the `failed` a
+ * permanent failure ended it with) published if it was not. Published events reuse the ids their
+ * holder would have given them, so two deliveries doing this at once store each once.
+ */
+export async function settleStoppedRun(stopped: StoppedRun): Promise<void> {
+  const { record } = stopped;
+  if (record.kind === 'paused' && record.checkpoint !== undefined) await settlePause(stopped, record.checkpoint);
+  if (record.kind === 'finished' && record.holder !== '') await settleFinish(stopped);
+}
+
+async function settlePause(stopped: StoppedRun, checkpoint: Checkpoint): Promise<void> {
+  const bus = stopped.agent.runtime.bus;
+  const slot = checkpoint.claim_slot;
+  if (slot === undefined) return; // a job's pause always names its slot
+  const stored = await bus.checkpoints.load(stopped.generationId);
+  const newer = (stored?.checkpoint.claim_slot ?? -1) >= slot;
+  const resumed = (await bus.claims.read(stopped.generationId, slot)) !== undefined;
+  if (!newer && !resumed) await bus.checkpoints.save(stopped.generationId, { checkpoint, params: stopped.params });
+  const events = await runEvents(stopped);
+  if (events.some((event) => event.event === 'input_requested')) return;
+  await publish(stopped, events, 'input_requested', {
+    input_requests: checkpoint.input_requests,
+    tool_call_turn_size: checkpoint.tool_call_turn_size,
+    approval_tool_calls: checkpoint.approval_tool_calls,
+    approved_tool_calls: checkpoint.approved_tool_calls,
+    mcp_tool_calls: checkpoint.mcp_tool_calls,
+    tool_turns: checkpoint.tool_turns,
+    tool_choice_cleared: checkpoint.tool_choice_cleared,
+    claim_slot: slot,
+    ...(checkpoint.traceparent !== undefined && { traceparent: checkpoint.traceparent }),
+  });
+  const requests = checkpoint.input_requests.map((request) => InputRequest.fromJSON(request));
+  // A fresh generation's run is named `start`; any other run resumed a checkpoint.
+  const resuming = stopped.run !== 'start';
+  await notifyInputRequest(stopped.agent, stopped.action, stopped.params, requests, checkpoint, resuming);
+}
+
+async function settleFinish(stopped: StoppedRun): Promise<void> {
+  const events = await runEvents(stopped);
+  if (events.some((event) => event.event === 'completed' || event.event === 'failed')) return;
+  if (stopped.record.error !== undefined) {
+    await publish(stopped, events, 'failed', { error: stopped.record.error });
+    return;
+  }
+  const last = events.findLast((event) => event.event === 'model_responded');
+  if (last?.event !== 'model_responded') return;
+  await publish(stopped, events, 'completed', {
+    text: last.data.text,
+    finish_reason: last.data.finish_reason,
+    ...(last.data.raw_finish_reason !== undefined && { raw_finish_reason: last.data.raw_finish_reason }),
+  });
+}
+
+/** The stopped holder's own events of the run (its epoch), in order. */
+async function runEvents(stopped: StoppedRun): Promise<GenerationEvent[]> {
+  const events = await stopped.agent.runtime.bus.events(stopped.generationId, { everyEpoch: true });
+  return events.filter((event) => event.run === stopped.run && epochOf(event) === stopped.record.epoch);
+}
+
+async function publish<Name extends EventName>(
+  stopped: StoppedRun,
+  events: readonly GenerationEvent[],
+  name: Name,
+  data: EventData[Name],
+): Promise<void> {
+  const index = events.reduce((highest, event) => Math.max(highest, event.index + 1), 0);
+  const identity = { generationId: stopped.generationId, run: stopped.run, epoch: stopped.record.epoch };
+  const id = eventIdOf(identity, index);
+  await stopped.agent.runtime.bus.publish({
+    version: EVENT_VERSION,
+    id: name === 'failed' ? `${id}:failed:settled` : id,
+    event: name,
+    agent: stopped.agent.name,
+    action: stopped.action,
+    generation_id: stopped.generationId,
+    run: stopped.run,
+    index,
+    ...(stopped.record.epoch !== 1 && { epoch: stopped.record.epoch }),
+    time: new Date().toISOString(),
+    data,
+  } as GenerationEvent);
+}
