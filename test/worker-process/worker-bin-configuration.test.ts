@@ -1,10 +1,12 @@
-import { writeFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { WORKER_METRICS } from '@interlude/bus';
 import { createUser } from '@nats-io/nkeys';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ConfiguredNats, scratchDirectory, startConfiguredNats, tlsBlock } from '../support/configured-nats.js';
+import { startOtlpReceiver } from '../support/otlp-receiver.js';
 import { makeTestCertificates, type TestCertificates } from '../support/tls-certificates.js';
 import { probe, startWorkerBin, type WorkerBin } from '../support/worker-bin-process.js';
 
@@ -16,6 +18,7 @@ afterAll(async () => {
 });
 
 const VALID_MODULE = 'support/worker-bin-module-flaws.ts';
+const ROLES_FILE = new URL('../../packages/bus/nats/interlude-roles.conf', import.meta.url);
 
 function start(env: Record<string, string>, modulePath = VALID_MODULE): WorkerBin {
   const worker = startWorkerBin(modulePath, { INTERLUDE_QUEUE: `config-${process.pid}`, ...env });
@@ -34,14 +37,16 @@ async function refusal(
   return { code, said: worker.errors() };
 }
 
-/** Starts it, waits for ready, checks /readyz, then drains it: exit 0. */
-async function runsAndDrains(env: Record<string, string>): Promise<void> {
+/** Starts it, waits for ready, checks /readyz, then drains it: exit 0, nothing said on stderr. */
+async function runsAndDrains(env: Record<string, string>, afterReady = async () => undefined): Promise<void> {
   const worker = start(env);
   const health = await worker.healthUrl();
   await worker.waitForLine(/^interlude-worker: ready: /, 30_000);
   expect((await probe(`${health}/readyz`)).status).toBe(200);
+  await afterReady();
   worker.process.kill('SIGTERM');
   expect(await worker.exited).toBe(0);
+  expect(worker.errors()).toBe('');
 }
 
 describe('interlude-worker refuses a bad configuration before it runs anything', () => {
@@ -114,23 +119,42 @@ describe('interlude-worker connects with the credentials and TLS files its envir
     return started;
   }
 
-  it('user and password: a wrong one exits 1 naming the refusal, the right one runs', async () => {
-    const nats = await server('authorization { users = [ { user: worker, password: $WORKER_PASSWORD } ] }\n', {
-      WORKER_PASSWORD: 'worker-password-3c1',
+  it("user and password as the roles file's interlude-worker: a wrong one exits 1 naming the refusal, the right one runs with its metrics and no permission refused", async () => {
+    const directory = await scratchDirectory('worker-bin-roles');
+    await copyFile(ROLES_FILE, join(directory, 'interlude-roles.conf'));
+    const nats = await startConfiguredNats(directory, 'include ./interlude-roles.conf\n', {
+      INTERLUDE_APPLICATION_PASSWORD: 'application-password-5e2',
+      INTERLUDE_WORKER_PASSWORD: 'worker-password-3c1',
+      INTERLUDE_OBSERVER_PASSWORD: 'observer-password-88d',
     });
+    servers.push(nats);
     const wrong = await refusal({
       NATS_URL: nats.url,
-      INTERLUDE_NATS_USER: 'worker',
+      INTERLUDE_NATS_USER: 'interlude-worker',
       INTERLUDE_NATS_PASSWORD: 'not-the-password',
     });
     expect(wrong.code).toBe(1);
     expect(wrong.said).toContain(`cannot start: nats-server at ${nats.url} refused the bus's credentials`);
     expect(wrong.said).not.toContain('not-the-password');
-    await runsAndDrains({
-      NATS_URL: nats.url,
-      INTERLUDE_NATS_USER: 'worker',
-      INTERLUDE_NATS_PASSWORD: 'worker-password-3c1',
-    });
+    const receiver = await startOtlpReceiver();
+    try {
+      await runsAndDrains(
+        {
+          NATS_URL: nats.url,
+          INTERLUDE_NATS_USER: 'interlude-worker',
+          INTERLUDE_NATS_PASSWORD: 'worker-password-3c1',
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+          OTEL_METRIC_EXPORT_INTERVAL: '200',
+        },
+        // A reading of the open-requests gauge subscribes to interlude.gen.>, which the role allows.
+        async () => {
+          await receiver.waitForMetric((point) => point.name === WORKER_METRICS.openInputRequests);
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        },
+      );
+    } finally {
+      await receiver.close();
+    }
   }, 60_000);
 
   it('an nkey seed file', async () => {
