@@ -5,9 +5,13 @@ import { type Bus, EVENT_NAMES, type EventName, type GenerationEvent, type Subsc
  * event until any later event of it (its resume, or whatever ends it); the events only a running
  * generation publishes are left out, so the subscription does not carry every model response.
  */
-const AFTER_A_PAUSE: EventName[] = EVENT_NAMES.filter(
-  (name) => name !== 'started' && name !== 'model_responded' && name !== 'tool_completed',
-);
+const ONLY_WHILE_RUNNING: ReadonlySet<EventName> = new Set([
+  'started',
+  'model_responded',
+  'tool_started',
+  'tool_completed',
+]);
+const AFTER_A_PAUSE: EventName[] = EVENT_NAMES.filter((name) => !ONLY_WHILE_RUNNING.has(name));
 
 /** Past this many paused generations the oldest are forgotten, so memory stays bounded. */
 const MOST_REMEMBERED = 100_000;
