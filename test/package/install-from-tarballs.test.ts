@@ -1,10 +1,17 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { anthropicReply, createWireServer } from '@interlude/providers/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { natsBus, WORKER_METRICS } from '@interlude/bus';
+import { type AgentBase, createRuntime } from '@interlude/core';
+import { anthropicReply, createWireServer, type WireServer } from '@interlude/providers/testing';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import exampleAgents from '../../examples/worker-agents.js';
+import { watchChild } from '../support/bus-child-process.js';
+import { startOtlpReceiver } from '../support/otlp-receiver.js';
+import { waitUntil } from '../support/reliability-wait.js';
+import { probe } from '../support/worker-bin-process.js';
 import { type ConsumerProject, installConsumer } from './consumer-project.js';
 import { compilerErrors, isUpstreamDeclarationError, UPSTREAM_DECLARATION_ERRORS } from './declaration-errors.js';
 import {
@@ -14,7 +21,7 @@ import {
   tarballEntries,
   WORKSPACE_ROOT,
 } from './pack-workspace.js';
-import { exportTargets, reachableFiles } from './reachable-files.js';
+import { entryTargets, reachableFiles } from './reachable-files.js';
 
 /** What a package ships beside `dist/`, `README.md`, `LICENSE` and `package.json`, and why. */
 const OTHER_SHIPPED_FILES: Record<string, string[]> = {
@@ -36,6 +43,7 @@ interface PackedManifest {
   description?: string;
   engines?: Record<string, string>;
   exports: Record<string, unknown>;
+  bin?: Record<string, string>;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
 }
@@ -91,6 +99,7 @@ beforeAll(async () => {
     'readme-example.ts',
     readFileSync(join(WORKSPACE_ROOT, 'examples/refund-approval.ts'), 'utf8'),
   );
+  await application.write('worker-agents.ts', readFileSync(join(WORKSPACE_ROOT, 'examples/worker-agents.ts'), 'utf8'));
   await application.write(
     'every-entry-point.ts',
     importEveryEntryPoint(specifiers.filter((specifier) => !(specifier in NEEDS_OPTIONAL_PEERS))),
@@ -120,7 +129,7 @@ describe('the packed tarballs', () => {
         ),
       ).toEqual([]);
       const installed = join(application.directory, 'node_modules', manifest.name);
-      const reached = reachableFiles({ directory: installed, entryPoints: exportTargets(manifest.exports) });
+      const reached = reachableFiles({ directory: installed, entryPoints: entryTargets(manifest) });
       // A file no export reaches is a test helper the build picked up: exclude it in tsconfig.build.json.
       expect(entries.filter((entry) => entry.startsWith('dist/') && !reached.has(entry))).toEqual([]);
       expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toBe(
@@ -189,26 +198,7 @@ describe('an application that installed the tarballs with npm', () => {
   it('runs the README example with plain node: it pauses on the refund, resumes from the JSON checkpoint, and refunds once', async () => {
     const server = await createWireServer();
     try {
-      const toolUse = {
-        id: 'msg_1',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-sonnet-5-5',
-        stop_reason: 'tool_use',
-        usage: { input_tokens: 20, output_tokens: 10 },
-        content: [{ type: 'tool_use', id: 'toolu_refund', name: 'issue_refund', input: { order_id: 42, amount: 30 } }],
-      };
-      const answer = {
-        ...toolUse,
-        id: 'msg_2',
-        stop_reason: 'end_turn',
-        content: [{ type: 'text', text: 'I refunded $30 on order 42.' }],
-      };
-      const streamed = (message: unknown) => (request: { body: unknown }) =>
-        anthropicReply(message as Record<string, unknown>, {
-          stream: (request.body as { stream?: boolean }).stream === true,
-        });
-      server.enqueue('/v1/messages', streamed(toolUse), streamed(answer));
+      queueRefundReplies(server);
       const { stdout } = await application.node('readme-example', {
         ANTHROPIC_API_KEY: 'sk-ant-example',
         ANTHROPIC_BASE_URL: server.url,
@@ -224,6 +214,73 @@ describe('an application that installed the tarballs with npm', () => {
       await server.close();
     }
   });
+});
+
+describe('the interlude-worker bin installed from the tarball', () => {
+  it('runs with plain node on the example module: a job pauses and resumes, /readyz answers, metrics reach the OTLP receiver, and SIGTERM exits 0 within 10 s', async () => {
+    await applicationCompiled; // dist/worker-agents.js
+    const server = await createWireServer();
+    const receiver = await startOtlpReceiver();
+    const runtime = createRuntime({ bus: natsBus({ servers: inject('natsUrl'), onError: () => undefined }) });
+    const worker = watchChild(
+      // As documented: the bin itself, not npx, which exits on SIGTERM and leaves the worker running.
+      spawn(join(application.directory, 'node_modules/.bin/interlude-worker'), ['dist/worker-agents.js'], {
+        cwd: application.directory,
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          HOME: process.env['HOME'] ?? '',
+          NATS_URL: inject('natsUrl'),
+          INTERLUDE_CHECKPOINT_KEY: process.env['INTERLUDE_CHECKPOINT_KEY'] ?? '',
+          INTERLUDE_QUEUE: `tarball-${process.pid}`,
+          INTERLUDE_HEALTH_PORT: '0',
+          ANTHROPIC_API_KEY: 'sk-ant-example',
+          ANTHROPIC_BASE_URL: server.url,
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+          OTEL_METRIC_EXPORT_INTERVAL: '250',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+      'interlude-worker',
+    );
+    try {
+      queueRefundReplies(server);
+      const healthLine = await worker.waitForLine(/^interlude-worker: health on /, 30_000);
+      const health = /on (http:\/\/[^/\s]+)\//.exec(healthLine)?.[1] as string;
+      await worker.waitForLine(/^interlude-worker: ready: queue tarball-/, 30_000);
+      expect(await probe(`${health}/readyz`)).toEqual({ status: 200, body: { status: 'ready' } });
+
+      // The same module defines the same agent here, to queue its jobs.
+      const [support] = await exampleAgents(runtime);
+      const { generationId } = await (support as AgentBase)
+        .generation('handle', { ticketId: 42 })
+        .generateLater({ queue: `tarball-${process.pid}` });
+      const last = async () => (await runtime.bus.events(generationId)).at(-1)?.event;
+      await waitUntil(async () => (await last()) === 'input_requested', 'the pause', { timeoutMs: 20_000 });
+      await runtime.answerLater(generationId, { toolu_refund: true }, { queue: `tarball-${process.pid}` });
+      await waitUntil(async () => (await last()) === 'completed', 'the resume', { timeoutMs: 20_000 });
+      expect(worker.lines).toContain('refunded $30 on order 42');
+      await receiver.waitForMetric(
+        (point) =>
+          point.name === WORKER_METRICS.jobDuration &&
+          point.attributes['interlude.job.outcome'] === 'completed' &&
+          point.count === 1 &&
+          point.resource['service.name'] === 'interlude-worker',
+      );
+
+      worker.process.kill('SIGTERM');
+      const exit = await Promise.race([
+        worker.exited,
+        new Promise<string>((resolve) => setTimeout(() => resolve('still running 10 s after SIGTERM'), 10_000)),
+      ]);
+      expect(exit).toBe(0);
+      expect(worker.errors()).toBe('');
+    } finally {
+      await worker.stop('SIGKILL');
+      await runtime.close();
+      await receiver.close();
+      await server.close();
+    }
+  }, 90_000);
 });
 
 describe('a test suite that installed the optional peers of the testing entry points', () => {
@@ -245,3 +302,27 @@ describe('a test suite that installed the optional peers of the testing entry po
     expect(all).toEqual(expect.arrayContaining(Object.keys(NEEDS_OPTIONAL_PEERS)));
   });
 });
+
+/** The Anthropic answers of the refund: first the refund call, then the reply once it ran. */
+function queueRefundReplies(server: WireServer): void {
+  const toolUse = {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-5-5',
+    stop_reason: 'tool_use',
+    usage: { input_tokens: 20, output_tokens: 10 },
+    content: [{ type: 'tool_use', id: 'toolu_refund', name: 'issue_refund', input: { order_id: 42, amount: 30 } }],
+  };
+  const answer = {
+    ...toolUse,
+    id: 'msg_2',
+    stop_reason: 'end_turn',
+    content: [{ type: 'text', text: 'I refunded $30 on order 42.' }],
+  };
+  const streamed = (message: unknown) => (request: { body: unknown }) =>
+    anthropicReply(message as Record<string, unknown>, {
+      stream: (request.body as { stream?: boolean }).stream === true,
+    });
+  server.enqueue('/v1/messages', streamed(toolUse), streamed(answer));
+}

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -19,11 +19,15 @@ export interface PackedPackage {
 }
 
 /**
- * Builds every package (`tsc -b`, incremental) and packs it with `pnpm pack` into `destination`,
+ * Builds every package afresh (`tsc -b` into emptied `dist/` folders) and packs it with `pnpm pack` into `destination`,
  * exactly as `pnpm publish` would: pnpm swaps in `publishConfig.exports` and turns `workspace:`
  * ranges into versions, so the tarball is what a user installs, not what the workspace runs.
  */
 export async function packWorkspace(destination: string): Promise<Record<PublishedPackage, PackedPackage>> {
+  // From scratch: `tsc -b` never deletes what a source removed since the last build emitted, and a
+  // stale file would ship in the tarball.
+  for (const name of PUBLISHED_PACKAGES)
+    rmSync(join(WORKSPACE_ROOT, 'packages', name, 'dist'), { recursive: true, force: true });
   await run(join(WORKSPACE_ROOT, 'node_modules', '.bin', 'tsc'), ['-b', join(WORKSPACE_ROOT, 'tsconfig.build.json')], {
     cwd: WORKSPACE_ROOT,
   });

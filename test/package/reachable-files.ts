@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 
-/** A package as its manifest describes it: where it sits and what its `exports` map points at. */
+/** A package as its manifest describes it: where it sits and what its `exports` map and `bin` point at. */
 export interface PackageFiles {
   directory: string;
-  /** Every `exports` target (`import` and `types`), relative to `directory`. */
+  /** Every `exports` target (`import` and `types`) and `bin` target, relative to `directory`. */
   entryPoints: string[];
 }
 
@@ -25,6 +25,8 @@ export function reachableFiles(files: PackageFiles): Set<string> {
     if (reached.has(name) || !existsSync(file)) continue;
     reached.add(name);
     if (existsSync(`${file}.map`)) reached.add(`${name}.map`);
+    // An entry point's declarations ship with it, a bin's included (imports get theirs below).
+    if (file.endsWith('.js')) pending.push(file.replace(/\.js$/, '.d.ts'));
     for (const match of readFileSync(file, 'utf8').matchAll(RELATIVE_SPECIFIER)) {
       const target = resolve(dirname(file), match[1] as string);
       pending.push(target);
@@ -41,8 +43,9 @@ export function exportTargets(exportsMap: unknown): string[] {
   return Object.values(exportsMap).flatMap(exportTargets);
 }
 
-/** Shorthand for a directory holding `package.json`. */
-export function packageFilesIn(directory: string): PackageFiles {
-  const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as { exports?: unknown };
-  return { directory, entryPoints: exportTargets(manifest.exports).filter((target) => target !== './package.json') };
+/** Every entry point of a manifest: its `exports` targets and its `bin` targets. */
+export function entryTargets(manifest: { exports?: unknown; bin?: unknown }): string[] {
+  return [...exportTargets(manifest.exports), ...exportTargets(manifest.bin)].filter(
+    (target) => target !== './package.json',
+  );
 }

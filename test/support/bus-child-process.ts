@@ -12,6 +12,10 @@ export interface ChildScript {
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /** Sends `signal` and resolves once the process is gone (SIGKILL after 5 s if it lingers). */
   stop(signal?: NodeJS.Signals): Promise<void>;
+  /** What it wrote on stderr so far. */
+  errors(): string;
+  /** Resolves with its exit code (null when a signal ended it) once it is gone. */
+  readonly exited: Promise<number | null>;
 }
 
 /** Starts `test/support/<script>` with `node --import tsx`, the way a deployment would run it. */
@@ -21,6 +25,11 @@ export function startScript(script: string, env: Record<string, string>): ChildS
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return watchChild(child, script);
+}
+
+/** The lines a child prints, its stderr, and how to wait for a line, stop it or see it exit. */
+export function watchChild(child: ChildProcess, script: string): ChildScript {
   const lines: string[] = [];
   let errors = '';
   let buffered = '';
@@ -35,7 +44,7 @@ export function startScript(script: string, env: Record<string, string>): ChildS
   child.stderr?.on('data', (chunk: Buffer) => {
     errors += chunk.toString();
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.once('exit', () => {
     for (const listener of listeners) listener();
   });
@@ -43,6 +52,8 @@ export function startScript(script: string, env: Record<string, string>): ChildS
   return {
     process: child,
     lines,
+    errors: () => errors,
+    exited,
     waitForLine(pattern, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
         const check = () => {

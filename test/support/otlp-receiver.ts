@@ -1,11 +1,15 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
+import { decodeMetricsExport, type MetricsExportRequest, type ReceivedMetricPoint } from './otlp-metric-decoding.js';
+
+export type { ReceivedMetricPoint } from './otlp-metric-decoding.js';
 
 /**
- * A small OTLP/HTTP receiver for traces in the JSON encoding, the one
- * `@opentelemetry/exporter-trace-otlp-http` sends. It stands in for Jaeger, Tempo or a collector
- * (Debian ships none) so tests and the demo can look at what a real exporter really sent.
+ * A small OTLP/HTTP receiver for traces and metrics in the JSON encoding, the one
+ * `@opentelemetry/exporter-trace-otlp-http` and `…-metrics-otlp-http` send. It stands in for
+ * Jaeger, Tempo, Prometheus or a collector (Debian ships none) so tests and the demo can look at
+ * what a real exporter really sent.
  * Protobuf is refused with 415: decoding it would need the `.proto` files.
  *
  * @see https://opentelemetry.io/docs/specs/otlp/#otlphttp
@@ -21,6 +25,10 @@ export interface OtlpReceiver {
   requestHeaders(): IncomingHttpHeaders[];
   /** Resolves once `count` spans have arrived; rejects after `timeoutMs`. */
   waitForSpans(count: number, timeoutMs?: number): Promise<ReceivedSpan[]>;
+  /** Every metric data point received so far (each export repeats cumulative points), in arrival order. */
+  metricPoints(): ReceivedMetricPoint[];
+  /** Resolves with the first point `matches` accepts, once one has arrived; rejects after `timeoutMs`. */
+  waitForMetric(matches: (point: ReceivedMetricPoint) => boolean, timeoutMs?: number): Promise<ReceivedMetricPoint>;
   clear(): void;
   close(): Promise<void>;
 }
@@ -57,14 +65,16 @@ export interface ReceivedSpan {
  */
 export async function startOtlpReceiver(options: { port?: number } = {}): Promise<OtlpReceiver> {
   let received: ReceivedSpan[] = [];
+  let points: ReceivedMetricPoint[] = [];
   let headers: IncomingHttpHeaders[] = [];
   const waiters = new Set<() => void>();
   const server = createServer((request, response) => {
     handleExport(request, response)
-      .then((spans) => {
-        if (spans === undefined) return;
+      .then((exported) => {
+        if (exported === undefined) return;
         headers.push(request.headers);
-        received.push(...spans);
+        if ('spans' in exported) received.push(...exported.spans);
+        else points.push(...exported.points);
         for (const wake of waiters) wake();
       })
       .catch((error: unknown) => reply(response, 400, { error: String(error) }));
@@ -75,32 +85,51 @@ export async function startOtlpReceiver(options: { port?: number } = {}): Promis
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+  /** Resolves with what `found` returns once it returns something, checked on every export; rejects after `timeoutMs`. */
+  const waitFor = <T>(found: () => T | undefined, timeoutMs: number, failure: () => string): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        const value = found();
+        if (value === undefined) return;
+        cleanUp();
+        resolve(value);
+      };
+      const timer = setTimeout(() => {
+        cleanUp();
+        reject(new Error(failure()));
+      }, timeoutMs);
+      const cleanUp = (): void => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      check();
+    });
+
   return {
     url,
     tracesUrl: `${url}/v1/traces`,
     spans: () => [...received],
     requestHeaders: () => [...headers],
     waitForSpans(count, timeoutMs = 5_000) {
-      return new Promise((resolve, reject) => {
-        const check = (): void => {
-          if (received.length < count) return;
-          cleanUp();
-          resolve([...received]);
-        };
-        const timer = setTimeout(() => {
-          cleanUp();
-          reject(new Error(`OTLP receiver got ${received.length} spans, expected ${count}, in ${timeoutMs} ms`));
-        }, timeoutMs);
-        const cleanUp = (): void => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
+      return waitFor(
+        () => (received.length >= count ? [...received] : undefined),
+        timeoutMs,
+        () => `OTLP receiver got ${received.length} spans, expected ${count}, in ${timeoutMs} ms`,
+      );
+    },
+    metricPoints: () => [...points],
+    waitForMetric(matches, timeoutMs = 10_000) {
+      return waitFor(
+        () => points.find(matches),
+        timeoutMs,
+        () =>
+          `OTLP receiver got no matching metric point in ${timeoutMs} ms (got: ${[...new Set(points.map((point) => point.name))].join(', ') || 'none'})`,
+      );
     },
     clear() {
       received = [];
+      points = [];
       headers = [];
     },
     close: () =>
@@ -111,20 +140,25 @@ export async function startOtlpReceiver(options: { port?: number } = {}): Promis
   };
 }
 
-/** Answers one request; resolves to the spans of a valid export, undefined otherwise. */
-async function handleExport(request: IncomingMessage, response: ServerResponse): Promise<ReceivedSpan[] | undefined> {
+/** Answers one request; resolves to the spans or metric points of a valid export, undefined otherwise. */
+async function handleExport(
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<{ spans: ReceivedSpan[] } | { points: ReceivedMetricPoint[] } | undefined> {
   const body = await readBody(request);
-  if (request.method !== 'POST' || request.url !== '/v1/traces') {
-    reply(response, 404, { error: 'only POST /v1/traces is served' });
+  if (request.method !== 'POST' || (request.url !== '/v1/traces' && request.url !== '/v1/metrics')) {
+    reply(response, 404, { error: 'only POST /v1/traces and /v1/metrics are served' });
     return undefined;
   }
   if (!String(request.headers['content-type'] ?? '').startsWith('application/json')) {
     reply(response, 415, { error: 'only the OTLP JSON encoding is supported' });
     return undefined;
   }
-  const spans = decodeExport(JSON.parse(body.toString('utf8')) as ExportRequest);
+  const parsed = JSON.parse(body.toString('utf8')) as unknown;
   reply(response, 200, {});
-  return spans;
+  return request.url === '/v1/metrics'
+    ? { points: decodeMetricsExport(parsed as MetricsExportRequest) }
+    : { spans: decodeExport(parsed as ExportRequest) };
 }
 
 async function readBody(request: IncomingMessage): Promise<Buffer> {

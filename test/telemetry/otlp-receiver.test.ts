@@ -68,8 +68,56 @@ it('decodes a gzipped JSON export into plain spans', async () => {
   ]);
 });
 
-it('answers 404 off /v1/traces and gives up waiting with the count it got', async () => {
-  expect((await fetch(`${receiver.url}/v1/metrics`, { method: 'POST', body: '{}' })).status).toBe(404);
+it('answers 404 off /v1/traces and /v1/metrics and gives up waiting with the count it got', async () => {
+  expect((await fetch(`${receiver.url}/v1/logs`, { method: 'POST', body: '{}' })).status).toBe(404);
   receiver.clear();
   await expect(receiver.waitForSpans(1, 100)).rejects.toThrow('got 0 spans, expected 1');
+});
+
+it('decodes a metrics export into one record per data point: sums, gauges and histograms', async () => {
+  receiver.clear();
+  const point = (attributes: object) => ({
+    timeUnixNano: '5',
+    attributes: Object.entries(attributes).map(([key, value]) => ({ key, value })),
+  });
+  const response = await fetch(`${receiver.url}/v1/metrics`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      resourceMetrics: [
+        {
+          resource: { attributes: [{ key: 'service.name', value: { stringValue: 'interlude-worker' } }] },
+          scopeMetrics: [
+            {
+              scope: { name: '@interlude/bus' },
+              metrics: [
+                {
+                  name: 'jobs',
+                  unit: '{job}',
+                  sum: { dataPoints: [{ ...point({ queue: { stringValue: 'a' } }), asInt: '3' }] },
+                },
+                { name: 'open', gauge: { dataPoints: [{ ...point({}), asDouble: 1.5 }] } },
+                {
+                  name: 'took',
+                  unit: 's',
+                  histogram: { dataPoints: [{ ...point({ ok: { boolValue: true } }), count: '2', sum: 0.75 }] },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    }),
+  });
+  expect(response.status).toBe(200);
+  await receiver.waitForMetric((received) => received.name === 'took');
+  const shared = { timeUnixNano: '5', resource: { 'service.name': 'interlude-worker' }, scope: '@interlude/bus' };
+  expect(receiver.metricPoints()).toEqual([
+    { ...shared, name: 'jobs', unit: '{job}', kind: 'sum', attributes: { queue: 'a' }, value: 3 },
+    { ...shared, name: 'open', unit: '', kind: 'gauge', attributes: {}, value: 1.5 },
+    { ...shared, name: 'took', unit: 's', kind: 'histogram', attributes: { ok: true }, count: 2, sum: 0.75 },
+  ]);
+  await expect(receiver.waitForMetric((received) => received.name === 'absent', 100)).rejects.toThrow(
+    'got: jobs, open, took',
+  );
 });

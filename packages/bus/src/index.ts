@@ -25,4 +25,6 @@ export {
   JOBS_SUBJECT_ROOT,
   jobSubject,
 } from './subjects.js';
-export { createWorker, type Worker, type WorkerOptions } from './worker.js';
+export { createWorker, type Worker, type WorkerOptions, type WorkerStopOptions } from './worker.js';
+export { WORKER_METER_NAME, WORKER_METRICS } from './worker-metrics.js';
+export type { AgentsFactory } from './worker-process/agents-module.js';

@@ -1,4 +1,5 @@
 import {
+  createStopBound,
   type DeadLetter,
   InterludeError,
   type Job,
@@ -58,9 +59,11 @@ const ACK = encoder.encode('+ACK');
  * server, though (a reconnect drops the connection, not the server's waiting pulls), and deliver
  * a job when every slot is busy: that job waits in the consumer, kept alive by its heartbeat, and
  * starts when a slot frees, so no more than `concurrency` jobs ever run and none is handed back
- * (which would spend one of its deliveries). `stop()` hands the waiting ones back at once. The
- * server may also deliver again, after a drop, a job that did arrive: a copy of a job still held
- * waits for it and is answered as it is, a copy of one acknowledged lately is acknowledged.
+ * (which would spend one of its deliveries). `stop()` hands the waiting ones back at once, and
+ * the running ones once its `timeoutMs` is reached (the inbox closes first, so the server hands
+ * them to another worker). The server may also deliver again, after a drop, a job that did
+ * arrive: a copy of a job still held waits for it and is answered as it is, a copy of one
+ * acknowledged lately is acknowledged.
  */
 export function runJobConsumer(
   connection: NatsConnection,
@@ -70,8 +73,11 @@ export function runJobConsumer(
   settings: LoopSettings,
 ): JobConsumer {
   const inbox = createInbox();
-  const running = new Set<Promise<void>>();
+  /** Running jobs, by the task that runs each. */
+  const running = new Map<Promise<void>, Held>();
   let stopped = false;
+  /** The server answered the last pull with a refusal (JetStream away): not consuming until it answers again. */
+  let refused = false;
   /** Jobs asked for and neither delivered nor given up by the server yet. */
   let requested = 0;
   let lastPullAt = 0;
@@ -115,7 +121,8 @@ export function runJobConsumer(
    * handed back with a backoff, which it returns, until its last delivery, which dead-letters it.
    * A delivery that is not a job at all (not JSON) is dead-lettered as it came. A job whose sealed
    * parts this worker cannot open fails the same way (another worker may hold the key), and is
-   * dead-lettered still sealed, with the codec's code.
+   * dead-lettered still sealed, with the codec's code. A job handed back at a stop's bound is
+   * answered no more: another delivery has it now.
    */
   const runOne = async (held: Held): Promise<Answer> => {
     const { message, heartbeat } = held;
@@ -143,12 +150,15 @@ export function runJobConsumer(
       opened = settings.openJob?.(job) ?? job;
       const verdict = await handler(opened, deliveryOf(message, attempt, settings.maxDeliver));
       clearInterval(heartbeat);
+      // Handed back at stop's bound: another delivery has it now, and any answer would be a lie.
+      if (held.handedBack === true) return { acknowledged: false, handedBack: true };
       if (verdict?.verdict === 'abandon') return { acknowledged: false, abandoned: true };
       if (verdict?.verdict === 'refuse') return refuse({ reason: verdict.reason, ...kept(opened, message) });
       await acknowledge(requests, message, settings.retry);
       return { acknowledged: true };
     } catch (error) {
       clearInterval(heartbeat);
+      if (held.handedBack === true) return { acknowledged: false, handedBack: true };
       settings.onError(error, `job on ${message.subject} (delivery ${attempt})`);
       if (attempt >= settings.maxDeliver) {
         const reason = opened === undefined ? unopened(attempt, error) : tooManyDeliveries(attempt, error);
@@ -173,7 +183,7 @@ export function runJobConsumer(
    * delivery that holds it now.
    */
   const settleCopies = ({ identity }: Held, answer: Answer) => {
-    if (identity === undefined) return;
+    if (identity === undefined || 'handedBack' in answer) return;
     if (answer.acknowledged) {
       acknowledged.add(identity);
       if (acknowledged.size > 1_000) acknowledged.delete(acknowledged.values().next().value as string);
@@ -229,6 +239,7 @@ export function runJobConsumer(
     }
     lastHeardAt = Date.now();
     const status = message.headers?.code ?? 0;
+    refused = false;
     if (message.data.length === 0 && status !== 0) {
       if (status === 100) return; // an idle heartbeat; we ask for none, but it is harmless
       if (status === 408 || status === 409) {
@@ -242,6 +253,7 @@ export function runJobConsumer(
         return;
       }
       // 503: JetStream is not there (restarting); anything else is worth a report.
+      refused = true;
       if (status !== 503) {
         settings.onError(new Error(`pull refused: ${status} ${message.headers?.description ?? ''}`), 'pulling jobs');
       }
@@ -281,7 +293,7 @@ export function runJobConsumer(
         if (next !== undefined) start(next);
         schedulePull();
       });
-    running.add(task);
+    running.set(task, held);
   };
 
   const subscription: Subscription = connection.subscribe(inbox, { callback: onMessage });
@@ -319,9 +331,31 @@ export function runJobConsumer(
   schedulePull();
   sweep();
 
+  /** Hands every running job back at once: the bound of a stop was reached. */
+  const bound = createStopBound(() => {
+    for (const held of running.values()) {
+      held.handedBack = true;
+      clearInterval(held.heartbeat);
+      nak(held.message);
+      settleCopies(held, { acknowledged: false });
+    }
+  });
+
   return {
-    async stop() {
+    isConsuming: () => active() && !disconnected && !refused,
+
+    async stop(options) {
+      bound.moveTo(options?.timeoutMs);
+      if (stopped) {
+        await bound.wait(Promise.all(running.keys()));
+        return;
+      }
       stopped = true;
+      // The inbox goes first, so the server (which skips a pull nobody listens to any more)
+      // delivers what is handed back below to another worker, not to a pull of this one, which
+      // would only hand it back again and spend a delivery each time. A job the server sent just
+      // before it heard this is redelivered after the ack wait.
+      if (!subscription.isClosed()) subscription.unsubscribe();
       clearInterval(watchdog);
       clearInterval(sweeper);
       if (retryTimer !== undefined) clearTimeout(retryTimer);
@@ -331,10 +365,8 @@ export function runJobConsumer(
         nak(held.message);
         settleCopies(held, { acknowledged: false });
       }
-      // Jobs still arriving for earlier pulls are handed back while the running ones finish;
-      // once the inbox is gone the server stops delivering to those pulls.
-      await Promise.all(running);
-      if (!subscription.isClosed()) subscription.unsubscribe();
+      // Running jobs finish (acknowledged as they do), or are handed back at the bound.
+      await bound.wait(Promise.all(running.keys()));
     },
   };
 }
@@ -376,13 +408,20 @@ interface Held {
   heartbeat: NodeJS.Timeout;
   /** Which stored message it is (`storedMessage`), to tell its copies. */
   identity: string | undefined;
+  /** Handed back when a stop reached its bound: whatever its handler does later is not answered. */
+  handedBack?: boolean;
 }
 
-/** How a job was answered: acknowledged, handed back (after `backoffMs`, or at once), or left to the delivery that took it over. */
+/**
+ * How a job was answered: acknowledged, handed back (after `backoffMs`, or at once), left to the
+ * delivery that took it over, or handed back earlier by a stop that reached its bound (then
+ * neither it nor its copies are answered again).
+ */
 type Answer =
   | { acknowledged: true }
   | { acknowledged: false; backoffMs?: number }
-  | { acknowledged: false; abandoned: true };
+  | { acknowledged: false; abandoned: true }
+  | { acknowledged: false; handedBack: true };
 
 /**
  * The tokens of the ack subject JetStream replies with, from the delivery count on:

@@ -1,20 +1,12 @@
 import type { Job, JobDelivery } from '@interlude/core';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { startJobWorker } from './job-worker.js';
-import { natsBus } from './nats-bus.js';
+import { gate } from './test-support/gate.js';
+import { openNatsBuses } from './test-support/nats-buses.js';
 import { eventually, sampleJob, startCuttableProxy, uniqueId } from './testing/index.js';
 
-const quiet = () => undefined;
-const opened: { close(): Promise<void> }[] = [];
-const open = (jobAckWaitMs: number, servers: string = inject('natsUrl')) => {
-  const bus = natsBus({ servers, jobAckWaitMs, onError: quiet });
-  opened.push(bus);
-  return bus;
-};
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((bus) => bus.close()));
-});
+const openBus = openNatsBuses();
+const open = (jobAckWaitMs: number, servers: string = inject('natsUrl')) => openBus({ servers, jobAckWaitMs });
 
 describe('natsBus jobs', () => {
   it('keeps a job that runs longer than the ack wait alive with heartbeats: delivered once', async () => {
@@ -83,10 +75,7 @@ describe('natsBus jobs', () => {
     const flaky = open(10_000, proxy.url);
     let running = 0;
     let mostAtOnce = 0;
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const held = gate();
     const ranOnFlaky: string[] = [];
     const first = startJobWorker({
       bus: flaky,
@@ -95,7 +84,7 @@ describe('natsBus jobs', () => {
       handle: async (job) => {
         running += 1;
         mostAtOnce = Math.max(mostAtOnce, running);
-        await gate;
+        await held.passed;
         running -= 1;
         ranOnFlaky.push(job.id);
       },
@@ -112,7 +101,7 @@ describe('natsBus jobs', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500)); // every pull answered or expired
 
     const stopping = first.stop();
-    release();
+    held.open();
     await stopping;
     expect(mostAtOnce).toBe(2);
     expect(ranOnFlaky).toHaveLength(2);

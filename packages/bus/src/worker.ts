@@ -8,10 +8,12 @@ import {
   runJob,
   TrustError,
 } from '@interlude/core';
+import { type MeterProvider, metrics } from '@opentelemetry/api';
 import { startJobWorker, type Worker } from './job-worker.js';
 import { assertSubjectToken } from './subjects.js';
+import { createWorkerMetrics } from './worker-metrics.js';
 
-export type { Worker } from './job-worker.js';
+export type { Worker, WorkerStopOptions } from './job-worker.js';
 
 export interface WorkerOptions {
   /** Its bus supplies the jobs; its telemetry and checkpoint key apply to every generation. */
@@ -28,6 +30,13 @@ export interface WorkerOptions {
    * since someone without the key is writing to the queue.
    */
   onJob?: (job: Job, outcome: JobOutcome) => void;
+  /**
+   * Where the worker's metrics go (jobs running, job durations, redeliveries, open input
+   * requests: see `WORKER_METRICS`). Default: the global meter provider, which records nothing
+   * until an OpenTelemetry SDK is registered (the `interlude-worker` bin registers one when
+   * `OTEL_EXPORTER_OTLP_ENDPOINT` is set).
+   */
+  meterProvider?: MeterProvider;
 }
 
 /**
@@ -38,26 +47,50 @@ export interface WorkerOptions {
  * which takes the run over (the stalled worker is fenced out at its next step): tool calls its
  * event log shows completed do not run again, and a call that started without a result runs
  * again only if its tool is idempotent, otherwise it becomes a question to a person. A refused
- * job goes to the queue's dead letters. `stop()` drains: no new jobs, running ones finish.
+ * job goes to the queue's dead letters. `stop()` drains: no new jobs, running ones finish, or are
+ * handed back to the queue past `timeoutMs`. The worker records OpenTelemetry metrics
+ * (`meterProvider`).
  *
  * @example
  * const worker = createWorker({ runtime, agents: [support], queue: 'agents', concurrency: 4 });
- * process.on('SIGTERM', () => worker.stop());
+ * process.once('SIGTERM', async () => {
+ *   await worker.stop({ timeoutMs: 20_000 }); // no new jobs; running ones finish or are handed back
+ *   await runtime.close(); // the connection: nothing of Interlude's keeps the process alive now
+ *   process.exit(0); // a job handed back may still be running in this process: end it
+ * });
  */
 export function createWorker(options: WorkerOptions): Worker {
   const queue = assertSubjectToken('queue', options.queue ?? DEFAULT_QUEUE);
   const { runtime, agents } = options;
   const onJob = options.onJob ?? reportForgedJob;
-  return startJobWorker({
+  const servedAgents = () => new Set([...(agents ?? []).map((agent) => agent.name), ...runtime.agents.keys()]);
+  const measured = createWorkerMetrics({
+    meterProvider: options.meterProvider ?? metrics.getMeterProvider(),
+    queue,
+    bus: runtime.bus,
+    serves: (name) => servedAgents().has(name),
+    servedAgents,
+    onError: (error) => console.error('[interlude/worker] counting open input requests:', error),
+  });
+  const worker = startJobWorker({
     bus: runtime.bus,
     queue,
     concurrency: options.concurrency ?? 1,
     handle: async (job, delivery) => {
-      const outcome = await runJob({ runtime, ...(agents !== undefined && { agents }), job, delivery });
+      const run = () => runJob({ runtime, ...(agents !== undefined && { agents }), job, delivery });
+      const outcome = await measured.measure(job, delivery, run);
       onJob(job, outcome);
       return jobVerdict(outcome);
     },
   });
+  return {
+    ready: worker.ready,
+    isConsuming: () => worker.isConsuming(),
+    async stop(stopOptions) {
+      await worker.stop(stopOptions);
+      await measured.stop();
+    },
+  };
 }
 
 /** The default `onJob`: says on stderr which job was refused as unsigned or forged, and why. */

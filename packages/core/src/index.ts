@@ -22,6 +22,7 @@ export type {
   EventSelector,
   Job,
   JobConsumer,
+  JobConsumerStopOptions,
   JobDelivery,
   JobHandler,
   JobQueue,
@@ -40,6 +41,7 @@ export {
 } from './bus/events.js';
 export { epochOf, latestEpochs } from './bus/latest-epochs.js';
 export { createMemoryBus, type MemoryBusOptions, tooManyDeliveries } from './bus/memory-bus.js';
+export { createStopBound, type StopBound } from './bus/stop-bound.js';
 export {
   CHECKPOINT_KEYS,
   CHECKPOINT_VERSION,

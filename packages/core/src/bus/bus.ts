@@ -202,6 +202,26 @@ export interface JobQueue {
 export type JobHandler = (job: Job, delivery: JobDelivery) => Promise<JobVerdict | void>;
 
 export interface JobConsumer {
-  /** Stops taking jobs and waits for the ones running to finish. */
-  stop(): Promise<void>;
+  /**
+   * Stops taking jobs and waits for the ones running to finish: for ever, or for `timeoutMs`, after
+   * which the jobs still running are handed back to the queue for another delivery and `stop()`
+   * resolves (a process that is shutting down cannot wait without bound). A later call with a
+   * shorter `timeoutMs` moves the bound earlier: `stop({ timeoutMs: 0 })` hands them back now.
+   */
+  stop(options?: JobConsumerStopOptions): Promise<void>;
+  /**
+   * Whether it is taking jobs right now: started, not stopping, and (for a bus with a server)
+   * connected to it, the answer a readiness probe wants. Buses that cannot tell leave it out.
+   */
+  isConsuming?(): boolean;
+}
+
+export interface JobConsumerStopOptions {
+  /**
+   * How long to wait for running jobs before handing them back. Handed back means delivered
+   * again, to this process or another: on `natsBus()` at once (negatively acknowledged). The
+   * handler of a job handed back is not interrupted, so a process should exit once `stop()`
+   * resolves; `memoryBus()` has no other process to hand jobs to and leaves them running.
+   */
+  timeoutMs?: number;
 }

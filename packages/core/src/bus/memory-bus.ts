@@ -15,6 +15,7 @@ import { matchesFilter, toEventFilter } from './event-filter.js';
 import type { GenerationEvent } from './events.js';
 import { latestEpochs } from './latest-epochs.js';
 import { createMemoryClaimLog } from './memory-claim-log.js';
+import { createStopBound } from './stop-bound.js';
 
 export interface MemoryBusOptions {
   /** Deliveries of one job before it is refused (dead-lettered). Default 5. */
@@ -211,12 +212,17 @@ function createMemoryJobQueue(maxDeliveries: number): JobQueue {
     set.add(waker);
     wakers.set(queue, set);
     pump();
+    // One process: a job handed back would run again beside its own still-running handler, so
+    // reaching the bound only ends the wait; the jobs finish here (or fail and are queued again).
+    const bound = createStopBound(() => undefined);
     return {
-      async stop() {
+      async stop(options) {
         stopped = true;
         set.delete(waker);
-        await Promise.all([...running]);
+        bound.moveTo(options?.timeoutMs);
+        await bound.wait(Promise.all([...running]));
       },
+      isConsuming: () => !stopped,
     };
   }
 }

@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import { type MeterProvider, metrics } from '@opentelemetry/api';
+
+/** The SDK meter provider the bin registered, exporting over OTLP. */
+export interface MetricExport {
+  readonly meterProvider: MeterProvider;
+  /** Exports what is left (the last job durations, the active jobs back at 0) and stops. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Sets up the OpenTelemetry metrics SDK with the OTLP/HTTP exporter (JSON), which reads its
+ * endpoint and headers from the standard `OTEL_EXPORTER_OTLP_*` variables, and registers it as
+ * the global meter provider, so metrics the user's own module records go out too. The resource is
+ * `service.name` `interlude-worker` with a random `service.instance.id`, overridden by
+ * `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`. The SDK is imported only here, so a worker
+ * that exports nothing does not load it.
+ */
+export async function startMetricExport(options: { intervalMs: number }): Promise<MetricExport> {
+  const [{ MeterProvider, PeriodicExportingMetricReader }, { OTLPMetricExporter }, resources] = await Promise.all([
+    import('@opentelemetry/sdk-metrics'),
+    import('@opentelemetry/exporter-metrics-otlp-http'),
+    import('@opentelemetry/resources'),
+  ]);
+  const resource = resources
+    .defaultResource()
+    .merge(
+      resources.resourceFromAttributes({ 'service.name': 'interlude-worker', 'service.instance.id': randomUUID() }),
+    )
+    .merge(resources.detectResources({ detectors: [resources.envDetector] }));
+  const reader = new PeriodicExportingMetricReader({
+    exporter: new OTLPMetricExporter(),
+    exportIntervalMillis: options.intervalMs,
+    exportTimeoutMillis: Math.min(options.intervalMs, 30_000),
+  });
+  const meterProvider = new MeterProvider({ resource, readers: [reader] });
+  metrics.setGlobalMeterProvider(meterProvider);
+  return {
+    meterProvider,
+    shutdown: () => meterProvider.shutdown(),
+  };
+}

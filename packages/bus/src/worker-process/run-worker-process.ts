@@ -1,0 +1,167 @@
+import { hostname } from 'node:os';
+import { createRuntime, type Runtime } from '@interlude/core';
+import { natsBus } from '../nats-bus.js';
+import { withoutCredentials } from '../nats-connection-options.js';
+import { createWorker, type Worker } from '../worker.js';
+import { AgentsModuleError, defineAgents, importAgentsFactory } from './agents-module.js';
+import { type Environment, SettingsError } from './environment-values.js';
+import { type HealthServer, startHealthServer } from './health-server.js';
+import { type MetricExport, startMetricExport } from './metric-export.js';
+import { usage } from './usage.js';
+import { readWorkerSettings, type WorkerSettings } from './worker-settings.js';
+
+/**
+ * How long closing may take after the drain: the NATS connection's own drain (its last acks),
+ * the final metrics export and the health server. The process exits 0 at this bound whatever is
+ * still open, so it is gone within `INTERLUDE_DRAIN_TIMEOUT_MS` plus this after a signal.
+ */
+export const CLOSE_BOUND_MS = 3_000;
+
+const say = (line: string) => console.log(`interlude-worker: ${line}`);
+const complain = (line: string) => console.error(`interlude-worker: ${line}`);
+
+/**
+ * The `interlude-worker` program: reads its settings, loads the module of agents, consumes the
+ * queue, serves health, exports metrics, and drains on SIGTERM or SIGINT (a second signal hands
+ * the running jobs back at once). Exits 2 for a bad configuration, 1 when it cannot start.
+ */
+export async function runWorkerProcess(args: readonly string[], environment: Environment): Promise<void> {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(usage());
+    return;
+  }
+  const opened: { close(): Promise<unknown> }[] = [];
+  try {
+    const settings = readWorkerSettings(args, environment);
+    const metricExport =
+      settings.metricExport === undefined ? undefined : await startMetricExport(settings.metricExport);
+    if (metricExport !== undefined) opened.push({ close: () => metricExport.shutdown() });
+    const factory = await importAgentsFactory(settings.modulePath);
+    const runtime = startRuntime(settings);
+    opened.push(runtime);
+    const agents = await defineAgents(factory, runtime, settings.modulePath);
+    await serve(settings, runtime, agents, metricExport, opened);
+  } catch (error) {
+    await closeWithin(CLOSE_BOUND_MS, opened);
+    if (error instanceof SettingsError) {
+      complain(`${error.message}\nRun interlude-worker --help for every setting.`);
+      process.exit(2);
+    }
+    complain(
+      error instanceof AgentsModuleError
+        ? `${error.message}\n${String((error.cause as Error)?.stack ?? '')}`
+        : `cannot start: ${(error as Error).message}`,
+    );
+    process.exit(1);
+  }
+}
+
+/** The runtime on NATS; a checkpoint key missing or too short is a configuration problem. */
+function startRuntime(settings: WorkerSettings): Runtime {
+  const bus = natsBus({
+    ...settings.nats,
+    name: `interlude-worker ${hostname()} ${process.pid}`,
+    ...(settings.replicas !== undefined && { replicas: settings.replicas }),
+  });
+  try {
+    return createRuntime({ bus });
+  } catch (error) {
+    void bus.close();
+    throw new SettingsError([(error as Error).message]);
+  }
+}
+
+async function serve(
+  settings: WorkerSettings,
+  runtime: Runtime,
+  agents: Parameters<typeof createWorker>[0]['agents'],
+  metricExport: MetricExport | undefined,
+  opened: { close(): Promise<unknown> }[],
+): Promise<void> {
+  let draining = false;
+  let started = false;
+  let worker: Worker | undefined;
+  const health: HealthServer = await startHealthServer({
+    ...settings.health,
+    readiness: () => {
+      if (draining) return 'draining: taking no new jobs';
+      if (worker === undefined || !started) return 'starting: connecting to NATS and setting up the streams';
+      if (!worker.isConsuming()) return 'not consuming its queue: NATS is unreachable or JetStream is not answering';
+      return undefined;
+    },
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'EADDRINUSE' || error.code === 'EACCES'
+      ? new SettingsError([
+          `INTERLUDE_HEALTH_PORT: cannot listen on ${settings.health.host}:${settings.health.port} (${error.code})`,
+        ])
+      : error;
+  });
+  opened.push(health);
+  say(`health on ${health.url}/healthz and ${health.url}/readyz`);
+  const consuming = createWorker({
+    runtime,
+    ...(agents !== undefined && { agents }),
+    queue: settings.queue,
+    concurrency: settings.concurrency,
+    ...(metricExport !== undefined && { meterProvider: metricExport.meterProvider }),
+  });
+  worker = consuming;
+
+  const shutdown = async (signal: string) => {
+    if (draining) {
+      say(`${signal} again: handing the running jobs back now`);
+      await consuming.stop({ timeoutMs: 0 });
+      return;
+    }
+    draining = true;
+    say(`${signal}: draining: no new jobs; running ones have ${settings.drainTimeoutMs} ms to finish`);
+    const began = Date.now();
+    await consuming.stop({ timeoutMs: settings.drainTimeoutMs });
+    const took = Date.now() - began;
+    say(
+      took >= settings.drainTimeoutMs
+        ? `drain bound reached after ${took} ms: jobs still running were handed back to the queue`
+        : `drained in ${took} ms: every running job finished`,
+    );
+    const closed = await closeWithin(CLOSE_BOUND_MS, opened);
+    if (!closed) complain(`closing took longer than ${CLOSE_BOUND_MS} ms: exiting anyway`);
+    say('exiting');
+    process.exit(0);
+  };
+  const onSignal = (signal: string) => {
+    shutdown(signal).catch((error: unknown) => {
+      complain(`draining failed: ${(error as Error)?.stack ?? String(error)}`);
+      process.exit(1);
+    });
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+
+  try {
+    await consuming.ready;
+  } catch (error) {
+    if (draining) return;
+    throw error;
+  }
+  started = true;
+  if (!draining) {
+    const names = (agents ?? []).map((agent) => agent.name).join(', ');
+    const servers = settings.nats.servers.map(withoutCredentials).join(',');
+    say(`ready: queue ${settings.queue}, concurrency ${settings.concurrency}, agents ${names}, NATS ${servers}`);
+  }
+}
+
+/** Closes everything opened, latest first; resolves false if that took longer than `boundMs`. */
+async function closeWithin(boundMs: number, opened: { close(): Promise<unknown> }[]): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const closing = (async () => {
+    for (const resource of opened.splice(0).reverse()) await resource.close().catch(() => undefined);
+    return true;
+  })();
+  const bound = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), boundMs);
+  });
+  const closed = await Promise.race([closing, bound]);
+  clearTimeout(timer);
+  return closed;
+}

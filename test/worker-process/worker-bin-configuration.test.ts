@@ -1,0 +1,178 @@
+import { copyFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { WORKER_METRICS } from '@interlude/bus';
+import { createUser } from '@nats-io/nkeys';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type ConfiguredNats, scratchDirectory, startConfiguredNats, tlsBlock } from '../support/configured-nats.js';
+import { startOtlpReceiver } from '../support/otlp-receiver.js';
+import { makeTestCertificates, type TestCertificates } from '../support/tls-certificates.js';
+import { probe, startWorkerBin, type WorkerBin } from '../support/worker-bin-process.js';
+
+const started: WorkerBin[] = [];
+const servers: ConfiguredNats[] = [];
+afterAll(async () => {
+  await Promise.all(started.map((worker) => worker.stop('SIGKILL')));
+  await Promise.all(servers.map((server) => server.stop()));
+});
+
+const VALID_MODULE = 'support/worker-bin-module-flaws.ts';
+const ROLES_FILE = new URL('../../packages/bus/nats/interlude-roles.conf', import.meta.url);
+
+function start(env: Record<string, string>, modulePath = VALID_MODULE): WorkerBin {
+  const worker = startWorkerBin(modulePath, { INTERLUDE_QUEUE: `config-${process.pid}`, ...env });
+  started.push(worker);
+  return worker;
+}
+
+/** Runs the bin to its end: its exit code and what it said on stderr. */
+async function refusal(
+  env: Record<string, string>,
+  modulePath?: string,
+): Promise<{ code: number | null; said: string }> {
+  const worker = start(env, modulePath);
+  const code = await worker.exited;
+  expect(worker.lines.filter((line) => line.includes('ready:'))).toEqual([]);
+  return { code, said: worker.errors() };
+}
+
+/** Starts it, waits for ready, checks /readyz, then drains it: exit 0, nothing said on stderr. */
+async function runsAndDrains(env: Record<string, string>, afterReady = async () => undefined): Promise<void> {
+  const worker = start(env);
+  const health = await worker.healthUrl();
+  await worker.waitForLine(/^interlude-worker: ready: /, 30_000);
+  expect((await probe(`${health}/readyz`)).status).toBe(200);
+  await afterReady();
+  worker.process.kill('SIGTERM');
+  expect(await worker.exited).toBe(0);
+  expect(worker.errors()).toBe('');
+}
+
+describe('interlude-worker refuses a bad configuration before it runs anything', () => {
+  it('lists every problem of its environment and exits 2', async () => {
+    const { code, said } = await refusal(
+      { NATS_URL: '', INTERLUDE_CONCURRENCY: 'four', INTERLUDE_NATS_TOKEN: 'secret-token', INTERLUDE_NATS_USER: 'w' },
+      '',
+    );
+    expect(code).toBe(2);
+    expect(said).toContain('interlude-worker: bad configuration:');
+    expect(said).toContain('  module: give the path of your module of agents');
+    expect(said).toContain('  NATS_URL: required');
+    expect(said).toContain('  INTERLUDE_NATS_USER/INTERLUDE_NATS_PASSWORD, INTERLUDE_NATS_TOKEN: give one way');
+    expect(said).toContain('  INTERLUDE_CONCURRENCY: must be a whole number from 1 to 1000');
+    expect(said).toContain('Run interlude-worker --help for every setting.');
+    expect(said).not.toContain('secret-token');
+  });
+
+  it('refuses a module that breaks the contract (exit 2) or fails (exit 1), saying which', async () => {
+    const nats = { NATS_URL: inject('natsUrl') };
+    const noDefault = await refusal(nats, 'support/worker-process.ts');
+    expect(noDefault.code).toBe(2);
+    expect(noDefault.said).toMatch(
+      /must export default a function \(runtime\) => agents.*it exports .*requiredSetting/,
+    );
+    const missing = await refusal(nats, 'support/no-such-module.ts');
+    expect(missing.code).toBe(2);
+    expect(missing.said).toContain('module: cannot find support/no-such-module.ts');
+    const ownRuntime = await refusal({ ...nats, MODULE_FLAW: 'own-runtime' });
+    expect(ownRuntime.code).toBe(2);
+    expect(ownRuntime.said).toContain(
+      "agent echo was defined without the worker's runtime: defineAgent({ runtime, … })",
+    );
+    const empty = await refusal({ ...nats, MODULE_FLAW: 'empty' });
+    expect(empty.code).toBe(2);
+    expect(empty.said).toContain('must return a non-empty array of agents');
+    const throws = await refusal({ ...nats, MODULE_FLAW: 'throws' });
+    expect(throws.code).toBe(1);
+    expect(throws.said).toContain('failed: the model registry is unreachable');
+  }, 60_000);
+
+  it('needs INTERLUDE_CHECKPOINT_KEY, and a free health port', async () => {
+    const noKey = await refusal({ NATS_URL: inject('natsUrl'), INTERLUDE_CHECKPOINT_KEY: '' });
+    expect(noKey.code).toBe(2);
+    expect(noKey.said).toContain('set INTERLUDE_CHECKPOINT_KEY');
+
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    const busy = await refusal({
+      NATS_URL: inject('natsUrl'),
+      INTERLUDE_HEALTH_HOST: '127.0.0.1',
+      INTERLUDE_HEALTH_PORT: String(port),
+    });
+    taken.close();
+    expect(busy.code).toBe(2);
+    expect(busy.said).toContain(`INTERLUDE_HEALTH_PORT: cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+  }, 60_000);
+});
+
+describe('interlude-worker connects with the credentials and TLS files its environment names', () => {
+  let certificates: TestCertificates;
+  beforeAll(async () => {
+    certificates = await makeTestCertificates(await scratchDirectory('worker-bin-certificates'), ['worker']);
+  });
+
+  async function server(configuration: string, env: Record<string, string> = {}) {
+    const started = await startConfiguredNats(await scratchDirectory('worker-bin-nats'), configuration, env);
+    servers.push(started);
+    return started;
+  }
+
+  it("user and password as the roles file's interlude-worker: a wrong one exits 1 naming the refusal, the right one runs with its metrics and no permission refused", async () => {
+    const directory = await scratchDirectory('worker-bin-roles');
+    await copyFile(ROLES_FILE, join(directory, 'interlude-roles.conf'));
+    const nats = await startConfiguredNats(directory, 'include ./interlude-roles.conf\n', {
+      INTERLUDE_APPLICATION_PASSWORD: 'application-password-5e2',
+      INTERLUDE_WORKER_PASSWORD: 'worker-password-3c1',
+      INTERLUDE_OBSERVER_PASSWORD: 'observer-password-88d',
+    });
+    servers.push(nats);
+    const wrong = await refusal({
+      NATS_URL: nats.url,
+      INTERLUDE_NATS_USER: 'interlude-worker',
+      INTERLUDE_NATS_PASSWORD: 'not-the-password',
+    });
+    expect(wrong.code).toBe(1);
+    expect(wrong.said).toContain(`cannot start: nats-server at ${nats.url} refused the bus's credentials`);
+    expect(wrong.said).not.toContain('not-the-password');
+    const receiver = await startOtlpReceiver();
+    try {
+      await runsAndDrains(
+        {
+          NATS_URL: nats.url,
+          INTERLUDE_NATS_USER: 'interlude-worker',
+          INTERLUDE_NATS_PASSWORD: 'worker-password-3c1',
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+          OTEL_METRIC_EXPORT_INTERVAL: '200',
+        },
+        // A reading of the open-requests gauge subscribes to interlude.gen.>, which the role allows.
+        async () => {
+          await receiver.waitForMetric((point) => point.name === WORKER_METRICS.openInputRequests);
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        },
+      );
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+
+  it('an nkey seed file', async () => {
+    const user = createUser();
+    const nats = await server(`authorization { users = [ { nkey: ${user.getPublicKey()} } ] }\n`);
+    const seedFile = join(nats.directory, 'worker.nk');
+    await writeFile(seedFile, `${new TextDecoder().decode(user.getSeed())}\n`, { mode: 0o600 });
+    await runsAndDrains({ NATS_URL: nats.url, INTERLUDE_NATS_NKEY: seedFile });
+  }, 60_000);
+
+  it('mutual TLS: the CA, a client certificate and its key', async () => {
+    const nats = await server(tlsBlock(certificates, true));
+    const worker = certificates.clients['worker'] as { certFile: string; keyFile: string };
+    await runsAndDrains({
+      NATS_URL: nats.url,
+      INTERLUDE_NATS_TLS_CA: certificates.caFile,
+      INTERLUDE_NATS_TLS_CERT: worker.certFile,
+      INTERLUDE_NATS_TLS_KEY: worker.keyFile,
+    });
+  }, 60_000);
+});
