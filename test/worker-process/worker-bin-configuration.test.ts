@@ -52,7 +52,13 @@ async function runsAndDrains(env: Record<string, string>, afterReady = async () 
 describe('interlude-worker refuses a bad configuration before it runs anything', () => {
   it('lists every problem of its environment and exits 2', async () => {
     const { code, said } = await refusal(
-      { NATS_URL: '', INTERLUDE_CONCURRENCY: 'four', INTERLUDE_NATS_TOKEN: 'secret-token', INTERLUDE_NATS_USER: 'w' },
+      {
+        NATS_URL: '',
+        INTERLUDE_CONCURRENCY: 'four',
+        INTERLUDE_NATS_TOKEN: 'secret-token',
+        INTERLUDE_NATS_USER: 'w',
+        INTERLUDE_PAYLOAD_KEY: 'hunter2-payload',
+      },
       '',
     );
     expect(code).toBe(2);
@@ -62,7 +68,9 @@ describe('interlude-worker refuses a bad configuration before it runs anything',
     expect(said).toContain('  INTERLUDE_NATS_USER/INTERLUDE_NATS_PASSWORD, INTERLUDE_NATS_TOKEN: give one way');
     expect(said).toContain('  INTERLUDE_CONCURRENCY: must be a whole number from 1 to 1000');
     expect(said).toContain('Run interlude-worker --help for every setting.');
+    expect(said).toContain('  INTERLUDE_PAYLOAD_KEY: Payload key 1 of INTERLUDE_PAYLOAD_KEY is not 32 bytes');
     expect(said).not.toContain('secret-token');
+    expect(said).not.toContain('hunter2');
   });
 
   it('refuses a module that breaks the contract (exit 2) or fails (exit 1), saying which', async () => {

@@ -61,6 +61,7 @@ function startRuntime(settings: WorkerSettings): Runtime {
   const bus = natsBus({
     ...settings.nats,
     name: `interlude-worker ${hostname()} ${process.pid}`,
+    codec: settings.codec,
     ...(settings.replicas !== undefined && { replicas: settings.replicas }),
   });
   try {

@@ -13,6 +13,10 @@ export function usage(): string {
     [`${NATS_VARIABLES.tlsCert} / ${NATS_VARIABLES.tlsKey}`, 'paths of a client certificate and its key (mutual TLS)'],
     ['INTERLUDE_CHECKPOINT_KEY', 'required: the key every process of the deployment signs with'],
     ['INTERLUDE_AUDIENCE', "the deployment's name in signatures (default: the bus's deployment id)"],
+    [
+      'INTERLUDE_PAYLOAD_KEY',
+      'seals payloads at rest: 32-byte keys in base64 or hex, separated by commas (first seals)',
+    ],
     [WORKER_VARIABLES.queue, 'the queue to consume (default agents)'],
     [WORKER_VARIABLES.concurrency, `jobs run at once, 1 to 1000 (default ${WORKER_DEFAULTS.concurrency})`],
     [WORKER_VARIABLES.replicas, 'copies JetStream keeps of the streams and bucket, 1 to 5'],

@@ -39,7 +39,22 @@ describe('the worker bin settings', () => {
       health: { port: 8080, host: '0.0.0.0' },
       drainTimeoutMs: 20_000,
       metricExport: undefined,
+      codec: false,
     });
+  });
+
+  it('seal payloads with INTERLUDE_PAYLOAD_KEY, and refuse a bad key with the rest, by position, never by value', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const { codec } = read({ ...base, INTERLUDE_PAYLOAD_KEY: key });
+    expect(codec !== false && codec.seal(new Uint8Array(0), 'x').sealed).toBe('aes-256-gcm');
+    const refused = problems({
+      ...base,
+      INTERLUDE_PAYLOAD_KEY: `${key},too-short-to-be-a-key`,
+      INTERLUDE_CONCURRENCY: '0',
+    });
+    expect(refused).toHaveLength(2);
+    expect(refused.find((line) => line.startsWith('INTERLUDE_PAYLOAD_KEY'))).toMatch(/key 2 of INTERLUDE_PAYLOAD_KEY/);
+    expect(refused.join('\n')).not.toContain('too-short-to-be-a-key');
   });
 
   it('take several servers of one cluster, separated by commas, with or without a scheme', () => {

@@ -1,4 +1,7 @@
 import { DEFAULT_QUEUE } from '@interlude/core';
+import { aesGcmCodecOf } from '../codec/aes-gcm-codec.js';
+import type { PayloadCodec } from '../codec/payload-codec.js';
+import { environmentPayloadKeys, PAYLOAD_KEY_VARIABLE } from '../codec/payload-keys.js';
 import { assertSubjectToken } from '../subjects.js';
 import { type Environment, SettingsError, SettingsReader } from './environment-values.js';
 import { type NatsSettings, readNatsSettings } from './nats-environment.js';
@@ -36,6 +39,8 @@ export interface WorkerSettings {
   drainTimeoutMs: number;
   /** Set when OpenTelemetry metrics are exported (an OTLP endpoint is configured). */
   metricExport: { intervalMs: number } | undefined;
+  /** The payload codec from `INTERLUDE_PAYLOAD_KEY`; false when it is unset (payloads stored plain). */
+  codec: PayloadCodec | false;
 }
 
 /**
@@ -78,9 +83,24 @@ export function readWorkerSettings(args: readonly string[], environment: Environ
     },
     drainTimeoutMs: reader.integer(WORKER_VARIABLES.drainTimeout, WORKER_DEFAULTS.drainTimeoutMs, 0, 3_600_000),
     metricExport: readMetricExport(reader),
+    codec: readPayloadCodec(reader, environment),
   };
   if (reader.problems.length > 0) throw new SettingsError(reader.problems);
   return settings;
+}
+
+/**
+ * `INTERLUDE_PAYLOAD_KEY`, checked here with the rest so a bad key is reported before anything
+ * connects (the message names the key by position, never by value).
+ */
+function readPayloadCodec(reader: SettingsReader, environment: Environment): PayloadCodec | false {
+  try {
+    const keys = environmentPayloadKeys({ [PAYLOAD_KEY_VARIABLE]: environment[PAYLOAD_KEY_VARIABLE] });
+    return keys === undefined ? false : aesGcmCodecOf(keys);
+  } catch (error) {
+    reader.problem(PAYLOAD_KEY_VARIABLE, (error as Error).message);
+    return false;
+  }
 }
 
 /**
