@@ -7,7 +7,9 @@ export type BusConnectionErrorCode =
   /** The server refused the credentials (user/password, token, nkey, creds), or asked for some. */
   | 'authorization_failed'
   /** The TLS handshake failed: an untrusted server certificate, or a client certificate missing or refused. */
-  | 'tls_failed';
+  | 'tls_failed'
+  /** The server is older than the bus supports, or has JetStream turned off. */
+  | 'unsupported_server';
 
 /**
  * The NATS server said no, and asking again would only repeat it: wrong or missing credentials,

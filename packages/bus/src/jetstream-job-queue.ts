@@ -46,6 +46,8 @@ export function createJetStreamJobQueue(
   settings: JobQueueSettings,
   retry: RetryOptions,
   sealer: PayloadSealer,
+  /** A caller's retries (enqueue, dead letters read), bounded; the consumer's wait out any outage. */
+  callerRetry: RetryOptions = retry,
 ): JobQueue {
   return {
     async enqueue(queue: string, job: Job, headers?: Record<string, string>) {
@@ -58,7 +60,7 @@ export function createJetStreamJobQueue(
         messageHeaders.set('traceparent', job.traceparent);
       }
       const data = encodeJson(sealJob(sealer, job));
-      await retryTransient(() => requests.publish(subject, data, messageHeaders), retry);
+      await retryTransient(() => requests.publish(subject, data, messageHeaders), callerRetry);
     },
 
     async consume(queue: string, handler: JobHandler, options: { concurrency: number }): Promise<JobConsumer> {
@@ -88,7 +90,7 @@ export function createJetStreamJobQueue(
       const { client, requests } = await resources();
       const stored = await retryTransient(
         () => readSubject(client, requests, DEAD_STREAM, deadLetterSubject(queue)),
-        retry,
+        callerRetry,
       );
       return stored.map((message) => openDeadLetter(sealer, decodeJson<DeadLetter>(message.data)));
     },

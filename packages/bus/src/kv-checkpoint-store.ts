@@ -4,8 +4,8 @@ import { type CheckpointRecord, openCheckpointRecord, sealCheckpointRecord } fro
 import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { type RetryOptions, retryTransient } from './retry.js';
-import { lastMessageOn } from './stream-message-get.js';
-import { assertSubjectToken, CHECKPOINT_BUCKET } from './subjects.js';
+import { deleteMessage, lastMessageOn } from './stream-message-get.js';
+import { assertSubjectToken, CHECKPOINT_BUCKET, CHECKPOINT_STREAM } from './subjects.js';
 
 /**
  * Checkpoints in the KV bucket `interlude_checkpoints`, one key per generation id: the latest
@@ -21,8 +21,20 @@ export function createKvCheckpointStore(
   resources: () => Promise<{ checkpointsDirect: boolean; requests: JetStreamRequests }>,
   retry: RetryOptions,
   sealer: PayloadSealer,
-): CheckpointStore {
+): CheckpointStore & { remove(generationId: string): Promise<void> } {
   return {
+    /**
+     * Removes a generation's checkpoint for good (its one message deleted, no marker left), once
+     * it has completed: nothing resumes it any more (the claim log refuses a second resume).
+     */
+    async remove(generationId) {
+      const { requests } = await resources();
+      const subject = keySubject(assertSubjectToken('generation id', generationId));
+      const found = await retryTransient(() => lastMessageOn(requests, CHECKPOINT_STREAM, subject), retry);
+      if (found === undefined) return;
+      await retryTransient(() => deleteMessage(requests, CHECKPOINT_STREAM, found.seq), retry);
+    },
+
     async save(generationId, { checkpoint, params }) {
       const { requests } = await resources();
       const subject = keySubject(assertSubjectToken('generation id', generationId));
@@ -59,7 +71,7 @@ type Found = { record: CheckpointRecord; revision: number } | undefined;
  * purge marked by `KV-Operation`, or a 404 status when there is none.
  */
 async function directGet(requests: JetStreamRequests, key: string): Promise<Found> {
-  const reply = await requests.request(`$JS.API.DIRECT.GET.KV_${CHECKPOINT_BUCKET}.${keySubject(key)}`, EMPTY);
+  const reply = await requests.request(`$JS.API.DIRECT.GET.${CHECKPOINT_STREAM}.${keySubject(key)}`, EMPTY);
   const headers = reply.headers;
   const status = headers?.code ?? 0;
   if (status === 404) return undefined;
@@ -75,7 +87,7 @@ async function directGet(requests: JetStreamRequests, key: string): Promise<Foun
 
 /** The same, asked of the bucket's stream leader (a replica of a replicated bucket may lag). */
 async function leaderGet(requests: JetStreamRequests, key: string): Promise<Found> {
-  const found = await lastMessageOn(requests, `KV_${CHECKPOINT_BUCKET}`, keySubject(key));
+  const found = await lastMessageOn(requests, CHECKPOINT_STREAM, keySubject(key));
   if (found === undefined || isDeleted(found.headers.get('KV-Operation'))) return undefined;
   return { record: decodeJson<CheckpointRecord>(found.data), revision: found.seq };
 }

@@ -1,14 +1,24 @@
 import { type Bus, type CheckpointKeys, type TrustError, toEventFilter } from '@interlude/core';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { createAvailability, DEFAULT_UNAVAILABLE_AFTER_MS } from './bus-availability.js';
+import { probeStreams, watchAvailability } from './bus-health.js';
 import { createPayloadSealer } from './codec/payload-sealer.js';
 import { createJetStreamJobQueue } from './jetstream-job-queue.js';
 import { createKvCheckpointStore } from './kv-checkpoint-store.js';
 import { createNatsClaimLog } from './nats-claim-log.js';
 import { readDeploymentId } from './nats-deployment.js';
 import { type EventTrust, publishEvent, readEvents } from './nats-event-log.js';
-import { connectNats, type NatsBusOptions, type NatsResources, replicasOf, setUpNats } from './nats-setup.js';
+import {
+  connectNats,
+  type NatsBusOptions,
+  type NatsResources,
+  replicasOf,
+  retentionOf,
+  setUpNats,
+} from './nats-setup.js';
 import { subscribeEvents } from './nats-subscribe.js';
 import { type RetryOptions, retryTransient } from './retry.js';
+import { CHECKPOINT_STREAM, CLAIMS_STREAM, DEAD_STREAM, EVENTS_STREAM, JOBS_STREAM } from './subjects.js';
 
 export type { NatsBusOptions } from './nats-setup.js';
 
@@ -30,20 +40,28 @@ export type { NatsBusOptions } from './nats-setup.js';
  * const runtime = createRuntime({ bus: natsBus({ servers: 'nats://127.0.0.1:4222' }) });
  */
 export function natsBus(options: NatsBusOptions): Bus {
-  replicasOf(options); // a bad value fails here, not in the background
+  // Bad values fail here, not in the background.
+  replicasOf(options);
+  retentionOf(options);
+  const unavailableAfterMs = unavailableAfterOf(options);
   const sealer = createPayloadSealer(options.codec); // and so does a bad payload key
   let closed = false;
   const retry: RetryOptions = { isClosed: () => closed };
+  // A caller's retries stop at the bound; the consumer's (`retry`) wait out any outage.
+  const callerRetry: RetryOptions = { ...retry, giveUpAfterMs: unavailableAfterMs };
   const onError =
     options.onError ??
     ((error: unknown, context: string) => {
       console.error(`[interlude/bus] ${context}:`, error);
     });
+  const availability = createAvailability(unavailableAfterMs, options.onStatus);
   const connecting = connectNats(options, retry.isClosed);
   let connected: NatsConnection | undefined;
+  let watching: { stop(): void } | undefined;
   connecting.then(
     (connection) => {
       connected = connection;
+      watching = watchAvailability(connection, availability);
     },
     () => undefined,
   );
@@ -54,8 +72,18 @@ export function natsBus(options: NatsBusOptions): Bus {
     }
     return setUpNats(connection, options, retry.isClosed);
   });
-  // A failed setup is reported by the first call that awaits it, not as an unhandled rejection.
-  ready.catch(() => undefined);
+  let setUp: NatsResources | undefined;
+  let setUpFailure: unknown;
+  ready.then(
+    (resources) => {
+      setUp = resources;
+    },
+    // A failed setup is reported by the first call that awaits it (and by health()), not as an
+    // unhandled rejection.
+    (error: unknown) => {
+      setUpFailure = error;
+    },
+  );
   let keys: CheckpointKeys | undefined;
   let deployment: Promise<string> | undefined;
   const trust: EventTrust = {
@@ -63,6 +91,16 @@ export function natsBus(options: NatsBusOptions): Bus {
     onRefused: (error: TrustError) => onError(error, 'event not trusted'),
     onUnreadable: (error, subject) => onError(error, `event on ${subject} not readable`),
   };
+  const bounded = availability.bounded;
+  const checkpoints = createKvCheckpointStore(() => ready, callerRetry, sealer);
+  const claims = createNatsClaimLog(() => ready, callerRetry, sealer);
+  const jobs = createJetStreamJobQueue(
+    () => ready,
+    { ackWaitMs: options.jobAckWaitMs ?? 30_000, maxDeliver: options.jobMaxDeliver ?? 5, onError },
+    retry,
+    sealer,
+    callerRetry,
+  );
 
   return {
     shared: true,
@@ -73,7 +111,9 @@ export function natsBus(options: NatsBusOptions): Bus {
 
     deploymentId() {
       if (deployment === undefined) {
-        const reading = ready.then((resources) => readDeploymentId(resources, retry));
+        const reading = bounded(CHECKPOINT_STREAM, 'deploymentId', () =>
+          ready.then((resources) => readDeploymentId(resources, callerRetry)),
+        );
         deployment = reading;
         reading.catch(() => {
           if (deployment === reading) deployment = undefined;
@@ -83,49 +123,76 @@ export function natsBus(options: NatsBusOptions): Bus {
     },
 
     async publish(event) {
-      const { requests } = await ready;
-      await publishEvent(requests, event, retry, keys, sealer);
+      await bounded(EVENTS_STREAM, 'publish', async () => {
+        const { requests } = await ready;
+        await publishEvent(requests, event, callerRetry, keys, sealer);
+      });
+      // Completed: its checkpoint (there is one only if it paused, so only if a later run resumed
+      // it) is resumed for good, and removed so finished generations leave nothing in the bucket.
+      if (event.event === 'completed' && event.run !== 'start') {
+        await bounded(CHECKPOINT_STREAM, 'checkpoints.remove', () => checkpoints.remove(event.generation_id)).catch(
+          (error: unknown) => onError(error, `removing the checkpoint of completed generation ${event.generation_id}`),
+        );
+      }
     },
 
-    async events(generationId, eventOptions) {
-      const resources = await ready;
-      // A read is idempotent: while the server is away it waits and tries again.
-      return retryTransient(
-        () => readEvents(resources, generationId, trust, sealer, eventOptions?.everyEpoch === true),
-        retry,
-      );
+    events(generationId, eventOptions) {
+      // A read is idempotent: while the server is away it waits and tries again, up to the bound.
+      return bounded(EVENTS_STREAM, 'events', async () => {
+        const resources = await ready;
+        return retryTransient(
+          () => readEvents(resources, generationId, trust, sealer, eventOptions?.everyEpoch === true),
+          callerRetry,
+        );
+      });
     },
 
-    async subscribe(filter, handler) {
-      const { connection } = await ready;
-      return subscribeEvents(
-        connection,
-        toEventFilter(filter),
-        handler,
-        (error, event) => onError(error, `subscriber of ${event.event} ${event.id}`),
-        trust,
-        sealer,
-      );
+    subscribe(filter, handler) {
+      return bounded('connection', 'subscribe', async () => {
+        const { connection } = await ready;
+        return subscribeEvents(
+          connection,
+          toEventFilter(filter),
+          handler,
+          (error, event) => onError(error, `subscriber of ${event.event} ${event.id}`),
+          trust,
+          sealer,
+        );
+      });
     },
 
-    checkpoints: createKvCheckpointStore(() => ready, retry, sealer),
+    checkpoints: {
+      save: (generationId, record) =>
+        bounded(CHECKPOINT_STREAM, 'checkpoints.save', () => checkpoints.save(generationId, record)),
+      load: (generationId) => bounded(CHECKPOINT_STREAM, 'checkpoints.load', () => checkpoints.load(generationId)),
+    },
 
-    claims: createNatsClaimLog(() => ready, retry, sealer),
+    claims: {
+      read: (generationId, slot) => bounded(CLAIMS_STREAM, 'claims.read', () => claims.read(generationId, slot)),
+      write: (generationId, slot, record) =>
+        bounded(CLAIMS_STREAM, 'claims.write', () => claims.write(generationId, slot, record)),
+    },
 
-    jobs: createJetStreamJobQueue(
-      () => ready,
-      {
-        ackWaitMs: options.jobAckWaitMs ?? 30_000,
-        maxDeliver: options.jobMaxDeliver ?? 5,
-        onError,
-      },
-      retry,
-      sealer,
-    ),
+    jobs: {
+      enqueue: (queue, job, headers) => bounded(JOBS_STREAM, 'jobs.enqueue', () => jobs.enqueue(queue, job, headers)),
+      // A consumer waits for NATS for as long as it runs: a worker outlives any outage.
+      consume: (queue, handler, consumeOptions) => jobs.consume(queue, handler, consumeOptions),
+      deadLetters: (queue) => bounded(DEAD_STREAM, 'jobs.deadLetters', () => jobs.deadLetters(queue)),
+    },
+
+    async health() {
+      if (setUpFailure !== undefined) return { ok: false, reason: `set up failed: ${(setUpFailure as Error).message}` };
+      if (setUp === undefined) {
+        return { ok: false, reason: connected === undefined ? 'not connected to NATS yet' : 'setting up the streams' };
+      }
+      await probeStreams(setUp, availability);
+      return availability.current();
+    },
 
     async close() {
       if (closed) return;
       closed = true;
+      watching?.stop();
       const connection = connected;
       // Never reached a server: the connect loop sees `closed` and gives up.
       if (connection === undefined) return;
@@ -133,4 +200,15 @@ export function natsBus(options: NatsBusOptions): Bus {
       await connection.drain().catch(() => connection.close());
     },
   };
+}
+
+/** The `unavailableAfterMs` option, checked: a positive number of milliseconds, or `Infinity`. */
+function unavailableAfterOf(options: NatsBusOptions): number {
+  const value = options.unavailableAfterMs ?? DEFAULT_UNAVAILABLE_AFTER_MS;
+  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
+    throw new TypeError(
+      `unavailableAfterMs must be a positive number of milliseconds (or Infinity), got ${String(value)}`,
+    );
+  }
+  return value;
 }

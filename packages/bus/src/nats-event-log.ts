@@ -1,12 +1,13 @@
 import { type CheckpointKeys, epochOf, type GenerationEvent, latestEpochs, type TrustError } from '@interlude/core';
-import type { JetStreamClient } from '@nats-io/jetstream';
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { PayloadCodecError } from './codec/payload-codec-error.js';
 import type { PayloadSealer } from './codec/payload-sealer.js';
 import { openEvent, sealEvent } from './codec/sealed-records.js';
 import { eventHeaders, eventRefusal } from './event-signature.js';
+import { EventsExpiredError } from './events-expired-error.js';
 import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
-import { readSubject } from './read-subject.js';
+import { type ReadMessage, readSubject } from './read-subject.js';
 import { type RetryOptions, retryTransient } from './retry.js';
 import { EVENTS_STREAM, eventSubject, generationSubject } from './subjects.js';
 
@@ -47,10 +48,12 @@ export async function publishEvent(
  * else looks at it; the rest are deduplicated by id, in case a publish outlived the stream's
  * duplicate window, and opened: a sealed one the bus cannot open rejects the read
  * (`PayloadCodecError`), since a log missing a real event would be read as a different history.
- * Of a run taken over, only its latest epoch is kept (`latestEpochs`), unless `everyEpoch`.
+ * Of a run taken over, only its latest epoch is kept (`latestEpochs`), unless `everyEpoch`. A log
+ * whose start the stream's limits removed rejects with `EventsExpiredError`; one removed whole
+ * reads as `[]`, like a generation never seen.
  */
 export async function readEvents(
-  resources: { client: JetStreamClient; requests: JetStreamRequests },
+  resources: { client: JetStreamClient; manager: JetStreamManager; requests: JetStreamRequests },
   generationId: string,
   trust: EventTrust,
   sealer: PayloadSealer,
@@ -64,6 +67,7 @@ export async function readEvents(
     EVENTS_STREAM,
     generationSubject(generationId),
   );
+  if (await startExpired(resources.manager, stored)) throw new EventsExpiredError(generationId, stored.length);
   for (const message of stored) {
     const refusal = eventRefusal(message.data, message.headers, keys, message.subject);
     if (refusal !== undefined) {
@@ -75,6 +79,18 @@ export async function readEvents(
   }
   const ordered = inRunOrder([...byId.values()]);
   return everyEpoch ? ordered : latestEpochs(ordered);
+}
+
+/**
+ * Whether the stream's limits removed the start of this log: a generation's log begins with its
+ * first run's `started`, and limits remove the oldest messages of the stream first, so a log
+ * without one, in a stream whose head has been removed, lost its start to them. (A log written
+ * without a `started`, as a bus's own tests write them, in a stream that lost nothing, is read as it is.)
+ */
+async function startExpired(manager: JetStreamManager, stored: readonly ReadMessage[]): Promise<boolean> {
+  if (stored.length === 0 || stored.some((message) => message.subject.endsWith('.started'))) return false;
+  const info = await manager.streams.info(EVENTS_STREAM);
+  return info.state.first_seq > 1;
 }
 
 /**

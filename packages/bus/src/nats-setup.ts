@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { BusHealth } from '@interlude/core';
 import {
   DiscardPolicy,
   type JetStreamClient,
@@ -7,7 +8,6 @@ import {
   jetstreamManager,
   RetentionPolicy,
   StorageType,
-  type StreamConfig,
 } from '@nats-io/jetstream';
 import { type KV, Kvm } from '@nats-io/kv';
 import { type ConnectionOptions, connect, type NatsConnection, nanos } from '@nats-io/transport-node';
@@ -15,9 +15,13 @@ import { BusConnectionError } from './bus-connection-error.js';
 import type { PayloadCodec } from './codec/payload-codec.js';
 import { createJetStreamRequests, type JetStreamRequests } from './jetstream-requests.js';
 import { type NatsAuthOptions, splitServerCredentials, withoutCredentials } from './nats-connection-options.js';
-import { isTransientNatsError, retryTransient } from './retry.js';
+import { checkServerSupport, defaultReplicas } from './nats-server-support.js';
+import { isTransientNatsError, type RetryOptions, retryTransient } from './retry.js';
+import { StreamConfigError, type StreamDifference } from './stream-config-error.js';
+import { ensureStream, streamInfo, type WantedStream } from './stream-settings.js';
 import {
   CHECKPOINT_BUCKET,
+  CHECKPOINT_STREAM,
   CLAIMS_STREAM,
   CLAIMS_SUBJECT_ROOT,
   DEAD_STREAM,
@@ -47,8 +51,35 @@ export interface NatsBusOptions extends NatsAuthOptions {
   requestTimeoutMs?: number;
   /** How long a publish's message id is remembered for deduplication. Default 1 h. */
   duplicateWindowMs?: number;
-  /** How long the event log keeps transitions. Default 0: forever. */
+  /**
+   * How long the event log keeps transitions: older ones are removed. Default 30 days; 0: forever.
+   * A generation whose start was removed reads as `events_expired` (`EventsExpiredError`).
+   */
   eventMaxAgeMs?: number;
+  /** How large the event log may grow: past it the oldest transitions are removed. Default 1 GiB; 0: no limit. */
+  eventMaxBytes?: number;
+  /** How long dead letters are kept. Default 30 days; 0: forever. */
+  deadLetterMaxAgeMs?: number;
+  /** How large the dead letters may grow: past it the oldest are removed. Default 256 MiB; 0: no limit. */
+  deadLetterMaxBytes?: number;
+  /**
+   * Streams or the bucket that exist with other settings (replicas, limits) than these options
+   * ask for are updated to them; without it the bus refuses to start with a `StreamConfigError`
+   * (code `stream_config_mismatch`) naming each difference. Default false.
+   */
+  updateStreams?: boolean;
+  /**
+   * How long an operation (publish, events, subscribe, checkpoints, claims, enqueue) waits for
+   * NATS, while no server is connected or the stream it needs has no leader, before it fails with
+   * `BusUnavailableError` (code `bus_unavailable`). Default 10 s; `Infinity`: wait out any outage.
+   * A worker's consumer is not bound by it: it waits for NATS for as long as it runs.
+   */
+  unavailableAfterMs?: number;
+  /**
+   * Hears every change of the bus's availability: the connection lost or back, a stream found
+   * without a leader or answering again. The same shape as `health()`.
+   */
+  onStatus?: (status: BusHealth) => void;
   /** A running job that sends no heartbeat for this long is redelivered. Default 30 s. */
   jobAckWaitMs?: number;
   /**
@@ -58,7 +89,9 @@ export interface NatsBusOptions extends NatsAuthOptions {
   jobMaxDeliver?: number;
   /**
    * Copies JetStream keeps of every stream and of the checkpoint bucket: 1 on a single server, 3
-   * (or 5) on a cluster, so the bus outlives the loss of a server. Default 1.
+   * (or 5) on a cluster, so the bus outlives the loss of a server. Default: the replicas of the
+   * streams already there; on a new deployment 3 when the server belongs to a cluster of three or
+   * more servers, 1 otherwise.
    */
   replicas?: number;
   /**
@@ -90,14 +123,16 @@ export interface NatsResources {
    * a load right after another process's save finds it.
    */
   checkpointsDirect: boolean;
+  /** Copies the streams and the bucket are kept in. */
+  replicas: number;
 }
 
 /**
  * Connects, trying again every 250 ms (up to 2 s apart) until a server answers or the bus is
  * closed; after that the client reconnects forever by itself, so the bus outlives server
  * restarts. The first call to the bus waits for this. A server that answers no (bad or missing
- * credentials, a TLS setup that does not match its own) is not retried: the bus fails at once
- * with a `BusConnectionError` saying which.
+ * credentials, a TLS setup that does not match its own) is not retried, nor is one the bus cannot
+ * run on (`checkServerSupport`): the bus fails at once with a `BusConnectionError` saying which.
  */
 export async function connectNats(options: NatsBusOptions, isClosed: () => boolean): Promise<NatsConnection> {
   const { servers, credentials } = splitServerCredentials(options.servers);
@@ -121,7 +156,14 @@ export async function connectNats(options: NatsBusOptions, isClosed: () => boole
   let delay = 250;
   for (;;) {
     try {
-      return await connectOrRefuse(connectionOptions, server);
+      const connection = await connectOrRefuse(connectionOptions, server);
+      try {
+        checkServerSupport(connection.info ?? { version: '0.0.0' }, withoutCredentials(connection.getServer()));
+      } catch (refusal) {
+        await connection.close();
+        throw refusal;
+      }
+      return connection;
     } catch (error) {
       if (BusConnectionError.isInstance(error)) throw error;
       const refusal = refusalOf(error, server);
@@ -207,9 +249,23 @@ function isUnreachable(error: unknown): boolean {
   return error instanceof Error && (error.name === 'ConnectionError' || isTransientNatsError(error));
 }
 
+/** A day, for the limits' defaults. */
+const DAY_MS = 24 * 60 * 60 * 1_000;
+
+/** The event log's and the dead letters' limits when the options name none. */
+export const RETENTION_DEFAULTS = {
+  eventMaxAgeMs: 30 * DAY_MS,
+  eventMaxBytes: 1024 ** 3,
+  deadLetterMaxAgeMs: 30 * DAY_MS,
+  deadLetterMaxBytes: 256 * 1024 ** 2,
+} as const;
+
 /**
- * Makes sure the event stream, the job stream and the checkpoint bucket exist. Safe to run from
- * many processes at once: creating what another process just created is not an error.
+ * Makes sure the streams and the checkpoint bucket exist with the settings the options ask for,
+ * and reads their replicas. Safe to run from many processes at once. Streams that exist with
+ * other settings are updated with `updateStreams`, and otherwise refused with a
+ * `StreamConfigError` naming every difference. Without a `replicas` option the bus takes the
+ * replicas of the streams already there, or on a new deployment `defaultReplicas` of the server.
  */
 export async function setUpNats(
   connection: NatsConnection,
@@ -217,92 +273,118 @@ export async function setUpNats(
   isClosed: () => boolean,
 ): Promise<NatsResources> {
   const timeout = options.requestTimeoutMs ?? 5_000;
-  const manager = await retryTransient(() => jetstreamManager(connection, { timeout }), { isClosed });
+  const retry: RetryOptions = { isClosed };
+  const manager = await retryTransient(() => jetstreamManager(connection, { timeout }), retry);
+  const existing = await streamInfo(manager, EVENTS_STREAM, retry);
+  const replicas = replicasOf(options) ?? existing?.config.num_replicas ?? defaultReplicas(connection.info ?? {});
   const duplicateWindow = nanos(options.duplicateWindowMs ?? 60 * 60 * 1_000);
-  const replicas = replicasOf(options);
-  await ensureStream(manager, isClosed, {
-    name: EVENTS_STREAM,
-    subjects: [`${EVENTS_SUBJECT_ROOT}.>`],
-    storage: StorageType.File,
-    retention: RetentionPolicy.Limits,
-    duplicate_window: duplicateWindow,
-    max_age: nanos(options.eventMaxAgeMs ?? 0),
-    num_replicas: replicas,
-  });
-  await ensureStream(manager, isClosed, {
-    name: JOBS_STREAM,
-    subjects: [`${JOBS_SUBJECT_ROOT}.>`],
-    storage: StorageType.File,
-    retention: RetentionPolicy.Workqueue,
-    duplicate_window: duplicateWindow,
-    num_replicas: replicas,
-  });
-  // Write-once slots: the first write to a subject is stored, every later one is refused by the
-  // stream leader in log order (JetStream error 10077), on every nats-server from 2.9 on.
-  await ensureStream(manager, isClosed, {
-    name: CLAIMS_STREAM,
-    subjects: [`${CLAIMS_SUBJECT_ROOT}.>`],
-    storage: StorageType.File,
-    retention: RetentionPolicy.Limits,
-    max_msgs_per_subject: 1,
-    discard: DiscardPolicy.New,
-    discard_new_per_subject: true,
-    duplicate_window: duplicateWindow,
-    num_replicas: replicas,
-  });
-  await ensureStream(manager, isClosed, {
-    name: DEAD_STREAM,
-    subjects: [`${DEAD_SUBJECT_ROOT}.>`],
-    storage: StorageType.File,
-    retention: RetentionPolicy.Limits,
-    duplicate_window: duplicateWindow,
-    num_replicas: replicas,
-  });
+  const limits = retentionOf(options);
+  const wanted: WantedStream[] = [
+    {
+      name: EVENTS_STREAM,
+      subjects: [`${EVENTS_SUBJECT_ROOT}.>`],
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      duplicate_window: duplicateWindow,
+      max_age: nanos(limits.eventMaxAgeMs),
+      max_bytes: bytesLimit(limits.eventMaxBytes),
+      num_replicas: replicas,
+    },
+    {
+      name: JOBS_STREAM,
+      subjects: [`${JOBS_SUBJECT_ROOT}.>`],
+      storage: StorageType.File,
+      retention: RetentionPolicy.Workqueue,
+      duplicate_window: duplicateWindow,
+      num_replicas: replicas,
+    },
+    // Write-once slots: the first write to a subject is stored, every later one is refused by the
+    // stream leader in log order (JetStream error 10077), on every nats-server from 2.9 on. Kept
+    // without limits: a claim is what refuses a second resume of a checkpoint, for good.
+    {
+      name: CLAIMS_STREAM,
+      subjects: [`${CLAIMS_SUBJECT_ROOT}.>`],
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      max_msgs_per_subject: 1,
+      discard: DiscardPolicy.New,
+      discard_new_per_subject: true,
+      duplicate_window: duplicateWindow,
+      num_replicas: replicas,
+    },
+    {
+      name: DEAD_STREAM,
+      subjects: [`${DEAD_SUBJECT_ROOT}.>`],
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      duplicate_window: duplicateWindow,
+      max_age: nanos(limits.deadLetterMaxAgeMs),
+      max_bytes: bytesLimit(limits.deadLetterMaxBytes),
+      num_replicas: replicas,
+    },
+  ];
+  const update = options.updateStreams === true;
+  const differences: StreamDifference[] = [];
+  for (const stream of wanted) {
+    const stored = stream.name === EVENTS_STREAM ? existing : undefined;
+    differences.push(...(await ensureStream(manager, stream, { retry, update, stored })));
+  }
+  // The bucket is made by nats.js (its stream has KV's own settings); only what the bus decides
+  // is checked: its replicas, and one value kept per key.
+  const bucketStream: WantedStream = { name: CHECKPOINT_STREAM, num_replicas: replicas, max_msgs_per_subject: 1 };
+  const bucketStored = await streamInfo(manager, bucketStream.name, retry);
+  if (bucketStored !== undefined) {
+    differences.push(...(await ensureStream(manager, bucketStream, { retry, update, stored: bucketStored })));
+  }
+  if (differences.length > 0) {
+    throw new StreamConfigError(
+      differences,
+      'Give natsBus the options they were made with, or updateStreams: true to change them to these (INTERLUDE_UPDATE_STREAMS=1 for interlude-worker).',
+    );
+  }
   const client = jetstream(connection, { timeout });
-  const checkpoints = await retryTransient(() => new Kvm(client).create(CHECKPOINT_BUCKET, { history: 1, replicas }), {
-    isClosed,
-  });
-  const status = await retryTransient(() => checkpoints.status(), { isClosed });
+  const checkpoints = await retryTransient(
+    () => new Kvm(client).create(CHECKPOINT_BUCKET, { history: 1, replicas }),
+    retry,
+  );
+  const status = await retryTransient(() => checkpoints.status(), retry);
+  const config = status.streamInfo.config;
   return {
     connection,
     requests: createJetStreamRequests(connection, timeout),
     client,
     manager,
     checkpoints,
-    checkpointsDirect: status.streamInfo.config.allow_direct === true && replicas === 1,
+    checkpointsDirect: config.allow_direct === true && config.num_replicas === 1,
+    replicas,
   };
 }
 
-/** The `replicas` option, checked: a positive integer (JetStream takes at most 5). */
-export function replicasOf(options: NatsBusOptions): number {
-  const replicas = options.replicas ?? 1;
+/** JetStream's "no limit" for bytes is -1; the options say 0. */
+function bytesLimit(bytes: number): number {
+  return bytes === 0 ? -1 : bytes;
+}
+
+/** The `replicas` option, checked: a positive integer (JetStream takes at most 5), or undefined. */
+export function replicasOf(options: NatsBusOptions): number | undefined {
+  const replicas = options.replicas;
+  if (replicas === undefined) return undefined;
   if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
     throw new TypeError(`replicas must be an integer from 1 to 5, got ${String(options.replicas)}`);
   }
   return replicas;
 }
 
-async function ensureStream(
-  manager: JetStreamManager,
-  isClosed: () => boolean,
-  config: Partial<StreamConfig> & { name: string },
-): Promise<void> {
-  await retryTransient(
-    async () => {
-      try {
-        await manager.streams.info(config.name);
-      } catch (error) {
-        if (!(error instanceof Error) || error.name !== 'StreamNotFoundError') throw error;
-        try {
-          await manager.streams.add(config);
-        } catch (addError) {
-          // Another process may have created it between our info and our add.
-          await manager.streams.info(config.name).catch(() => {
-            throw addError;
-          });
-        }
-      }
-    },
-    { isClosed },
-  );
+/** The retention options with their defaults, checked: whole numbers, 0 for no limit. */
+export function retentionOf(options: NatsBusOptions): Record<keyof typeof RETENTION_DEFAULTS, number> {
+  const limits: Record<keyof typeof RETENTION_DEFAULTS, number> = { ...RETENTION_DEFAULTS };
+  for (const name of Object.keys(RETENTION_DEFAULTS) as (keyof typeof RETENTION_DEFAULTS)[]) {
+    const value = options[name];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new TypeError(`${name} must be a whole number, 0 for no limit, got ${String(value)}`);
+    }
+    limits[name] = value;
+  }
+  return limits;
 }

@@ -31,6 +31,11 @@ export interface RetryOptions {
   /** First pause between attempts; doubles up to `maxDelayMs`. */
   initialDelayMs?: number;
   maxDelayMs?: number;
+  /**
+   * Stops retrying (and rethrows) once this long has passed since the first attempt: what a
+   * caller's operation waits at most (`unavailableAfterMs`). Default: no bound.
+   */
+  giveUpAfterMs?: number;
 }
 
 /**
@@ -41,11 +46,12 @@ export interface RetryOptions {
 export async function retryTransient<T>(operation: () => Promise<T>, options: RetryOptions): Promise<T> {
   let delay = options.initialDelayMs ?? 50;
   const maxDelay = options.maxDelayMs ?? 1_000;
+  const giveUpAt = performance.now() + (options.giveUpAfterMs ?? Number.POSITIVE_INFINITY);
   for (;;) {
     try {
       return await operation();
     } catch (error) {
-      if (!isTransientNatsError(error) || options.isClosed()) throw error;
+      if (!isTransientNatsError(error) || options.isClosed() || performance.now() >= giveUpAt) throw error;
       await sleep(delay);
       delay = Math.min(delay * 2, maxDelay);
     }

@@ -56,3 +56,19 @@ function parseHeaders(encoded: string | undefined): Map<string, string> {
   }
   return headers;
 }
+
+/**
+ * Deletes one stored message by its sequence (`$JS.API.STREAM.MSG.DELETE`), asked of the stream
+ * leader. One already gone (deleted by another process, or by a limit) is not an error.
+ */
+export async function deleteMessage(requests: JetStreamRequests, stream: string, seq: number): Promise<void> {
+  const reply = await requests.request(
+    `$JS.API.STREAM.MSG.DELETE.${stream}`,
+    Buffer.from(JSON.stringify({ seq, no_erase: true })),
+  );
+  const answer = decodeJson<{ success?: boolean; error?: MessageGetReply['error'] }>(reply.data);
+  if (answer.error === undefined || answer.error.err_code === 10057) return; // 10057: no message found
+  const error = new Error(`deleting ${stream} #${seq}: ${answer.error.code} ${answer.error.description}`);
+  if (answer.error.code >= 500) error.name = 'JetStreamStatusError';
+  throw error;
+}

@@ -6,6 +6,8 @@ export const EVENTS_STREAM = 'INTERLUDE_EVENTS';
 export const EVENTS_SUBJECT_ROOT = 'interlude.gen';
 /** KV bucket holding the latest checkpoint of each paused generation, keyed by generation id. */
 export const CHECKPOINT_BUCKET = 'interlude_checkpoints';
+/** The stream JetStream keeps the checkpoint bucket in (`KV_<bucket>`). */
+export const CHECKPOINT_STREAM = `KV_${CHECKPOINT_BUCKET}`;
 /** Work-queue stream carrying `generateLater` / `resumeLater` jobs. */
 export const JOBS_STREAM = 'INTERLUDE_JOBS';
 /** Root of the job subjects: one subject per queue, `interlude.jobs.<queue>`. */

@@ -10,6 +10,7 @@ export type {
 export { defineAgent } from './agent/define-agent.js';
 export type {
   Bus,
+  BusHealth,
   CheckpointStore,
   ClaimKind,
   ClaimLog,

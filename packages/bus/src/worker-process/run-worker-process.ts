@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { createRuntime, type Runtime } from '@interlude/core';
+import { type BusHealth, createRuntime, type Runtime } from '@interlude/core';
 import { natsBus } from '../nats-bus.js';
 import { withoutCredentials } from '../nats-connection-options.js';
 import { createWorker, type Worker } from '../worker.js';
@@ -17,6 +17,11 @@ import { readWorkerSettings, type WorkerSettings } from './worker-settings.js';
  */
 export const CLOSE_BOUND_MS = 3_000;
 
+/** The bus's latest status, as its `onStatus` reported it (ok until it says otherwise). */
+interface BusStatus {
+  current: BusHealth;
+}
+
 const say = (line: string) => console.log(`interlude-worker: ${line}`);
 const complain = (line: string) => console.error(`interlude-worker: ${line}`);
 
@@ -31,16 +36,17 @@ export async function runWorkerProcess(args: readonly string[], environment: Env
     return;
   }
   const opened: { close(): Promise<unknown> }[] = [];
+  const busStatus: BusStatus = { current: { ok: true } };
   try {
     const settings = readWorkerSettings(args, environment);
     const metricExport =
       settings.metricExport === undefined ? undefined : await startMetricExport(settings.metricExport);
     if (metricExport !== undefined) opened.push({ close: () => metricExport.shutdown() });
     const factory = await importAgentsFactory(settings.modulePath);
-    const runtime = startRuntime(settings);
+    const runtime = startRuntime(settings, busStatus);
     opened.push(runtime);
     const agents = await defineAgents(factory, runtime, settings.modulePath);
-    await serve(settings, runtime, agents, metricExport, opened);
+    await serve(settings, runtime, agents, metricExport, opened, busStatus);
   } catch (error) {
     await closeWithin(CLOSE_BOUND_MS, opened);
     if (error instanceof SettingsError) {
@@ -57,12 +63,19 @@ export async function runWorkerProcess(args: readonly string[], environment: Env
 }
 
 /** The runtime on NATS; a checkpoint key missing or too short is a configuration problem. */
-function startRuntime(settings: WorkerSettings): Runtime {
+function startRuntime(settings: WorkerSettings, busStatus: BusStatus): Runtime {
   const bus = natsBus({
     ...settings.nats,
     name: `interlude-worker ${hostname()} ${process.pid}`,
     codec: settings.codec,
     ...(settings.replicas !== undefined && { replicas: settings.replicas }),
+    updateStreams: settings.updateStreams,
+    unavailableAfterMs: settings.unavailableAfterMs,
+    onStatus: (status) => {
+      busStatus.current = status;
+      if (status.ok) say('NATS available again');
+      else complain(`NATS unavailable: ${status.reason ?? 'unknown'}`);
+    },
   });
   try {
     return createRuntime({ bus });
@@ -78,8 +91,10 @@ async function serve(
   agents: Parameters<typeof createWorker>[0]['agents'],
   metricExport: MetricExport | undefined,
   opened: { close(): Promise<unknown> }[],
+  busStatus: BusStatus,
 ): Promise<void> {
   let draining = false;
+  let probing = false;
   let started = false;
   let worker: Worker | undefined;
   const health: HealthServer = await startHealthServer({
@@ -88,6 +103,16 @@ async function serve(
       if (draining) return 'draining: taking no new jobs';
       if (worker === undefined || !started) return 'starting: connecting to NATS and setting up the streams';
       if (!worker.isConsuming()) return 'not consuming its queue: NATS is unreachable or JetStream is not answering';
+      if (!busStatus.current.ok) {
+        // Asked again while a probe asks the streams: health() reports a recovery through onStatus.
+        if (!probing) {
+          probing = true;
+          void runtime.bus.health?.().finally(() => {
+            probing = false;
+          });
+        }
+        return `NATS unavailable: ${busStatus.current.reason ?? 'unknown'}`;
+      }
       return undefined;
     },
   }).catch((error: NodeJS.ErrnoException) => {

@@ -19,7 +19,15 @@ export function usage(): string {
     ],
     [WORKER_VARIABLES.queue, 'the queue to consume (default agents)'],
     [WORKER_VARIABLES.concurrency, `jobs run at once, 1 to 1000 (default ${WORKER_DEFAULTS.concurrency})`],
-    [WORKER_VARIABLES.replicas, 'copies JetStream keeps of the streams and bucket, 1 to 5'],
+    [
+      WORKER_VARIABLES.replicas,
+      "copies JetStream keeps of the streams and bucket, 1 to 5 (default: the streams' own, or 3 on a cluster of 3+)",
+    ],
+    [WORKER_VARIABLES.updateStreams, '1: update streams set up with other replicas or limits instead of refusing them'],
+    [
+      WORKER_VARIABLES.unavailableAfter,
+      `how long a job's bus call waits for NATS before it fails (default ${WORKER_DEFAULTS.unavailableAfterMs})`,
+    ],
     [WORKER_VARIABLES.healthPort, `port of /healthz and /readyz, 0 for any (default ${WORKER_DEFAULTS.healthPort})`],
     [WORKER_VARIABLES.healthHost, `address it listens on (default ${WORKER_DEFAULTS.healthHost})`],
     [

@@ -1,4 +1,5 @@
 import { DEFAULT_QUEUE } from '@interlude/core';
+import { DEFAULT_UNAVAILABLE_AFTER_MS } from '../bus-availability.js';
 import { aesGcmCodecOf } from '../codec/aes-gcm-codec.js';
 import type { PayloadCodec } from '../codec/payload-codec.js';
 import { environmentPayloadKeys, PAYLOAD_KEY_VARIABLE } from '../codec/payload-keys.js';
@@ -11,6 +12,8 @@ export const WORKER_VARIABLES = {
   queue: 'INTERLUDE_QUEUE',
   concurrency: 'INTERLUDE_CONCURRENCY',
   replicas: 'INTERLUDE_REPLICAS',
+  updateStreams: 'INTERLUDE_UPDATE_STREAMS',
+  unavailableAfter: 'INTERLUDE_UNAVAILABLE_AFTER_MS',
   healthPort: 'INTERLUDE_HEALTH_PORT',
   healthHost: 'INTERLUDE_HEALTH_HOST',
   drainTimeout: 'INTERLUDE_DRAIN_TIMEOUT_MS',
@@ -23,6 +26,7 @@ export const WORKER_DEFAULTS = {
   healthHost: '0.0.0.0',
   /** Inside Kubernetes' default grace period (30 s) with the closing bound added. */
   drainTimeoutMs: 20_000,
+  unavailableAfterMs: DEFAULT_UNAVAILABLE_AFTER_MS,
   metricExportIntervalMs: 60_000,
 } as const;
 
@@ -33,6 +37,10 @@ export interface WorkerSettings {
   nats: NatsSettings;
   /** Copies JetStream keeps of the streams and bucket, when set. */
   replicas: number | undefined;
+  /** Streams set up otherwise are updated to these settings instead of refused. */
+  updateStreams: boolean;
+  /** How long a job's bus operation waits for NATS before it fails (and the job is retried). */
+  unavailableAfterMs: number;
   queue: string;
   concurrency: number;
   health: { port: number; host: string };
@@ -69,6 +77,13 @@ export function readWorkerSettings(args: readonly string[], environment: Environ
       reader.text(WORKER_VARIABLES.replicas) === undefined
         ? undefined
         : reader.integer(WORKER_VARIABLES.replicas, 1, 1, 5, ' (JetStream keeps at most 5 copies)'),
+    updateStreams: readFlag(reader, WORKER_VARIABLES.updateStreams),
+    unavailableAfterMs: reader.integer(
+      WORKER_VARIABLES.unavailableAfter,
+      WORKER_DEFAULTS.unavailableAfterMs,
+      1,
+      3_600_000,
+    ),
     queue,
     concurrency: reader.integer(
       WORKER_VARIABLES.concurrency,
@@ -87,6 +102,15 @@ export function readWorkerSettings(args: readonly string[], environment: Environ
   };
   if (reader.problems.length > 0) throw new SettingsError(reader.problems);
   return settings;
+}
+
+/** A yes/no variable: `1`/`true` or `0`/`false`, unset for no. */
+function readFlag(reader: SettingsReader, name: string): boolean {
+  const value = reader.text(name)?.toLowerCase();
+  if (value === undefined || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  reader.problem(name, `must be 1 or 0 (true or false), got ${JSON.stringify(value)}`);
+  return false;
 }
 
 /**

@@ -44,7 +44,19 @@ export interface Bus {
   /** Write-once slots that decide who runs a generation (claims, fencing, tool intents). */
   readonly claims: ClaimLog;
   readonly jobs: JobQueue;
+  /**
+   * Whether the bus can do its work now, and if not why: not connected, a stream without a
+   * leader, set up refused. A bus in one process is always ok.
+   */
+  health?(): Promise<BusHealth>;
   close(): Promise<void>;
+}
+
+/** What `bus.health()` answers, and what a bus's `onStatus` hears on every change. */
+export interface BusHealth {
+  ok: boolean;
+  /** Why not, when not ok: what is unavailable, in words a person acts on. */
+  reason?: string;
 }
 
 export interface EventFilter {

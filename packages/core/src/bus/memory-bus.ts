@@ -103,6 +103,10 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     checkpoints,
     claims,
     jobs: createMemoryJobQueue(options.maxDeliveries ?? 5),
+    // Nothing to lose touch with: it lives in this process.
+    async health() {
+      return { ok: true };
+    },
     async close() {
       subscribers.clear();
     },
