@@ -181,7 +181,13 @@ export function natsBus(options: NatsBusOptions): Bus {
     },
 
     async health() {
-      if (setUpFailure !== undefined) return { ok: false, reason: `set up failed: ${(setUpFailure as Error).message}` };
+      if (setUpFailure !== undefined) {
+        const { code, message } = setUpFailure as { code?: unknown; message?: unknown };
+        return {
+          ok: false,
+          reason: `set up failed${typeof code === 'string' ? ` (${code})` : ''}: ${String(message)}`,
+        };
+      }
       if (setUp === undefined) {
         return { ok: false, reason: connected === undefined ? 'not connected to NATS yet' : 'setting up the streams' };
       }

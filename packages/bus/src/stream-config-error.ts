@@ -24,7 +24,10 @@ export class StreamConfigError extends InterludeError {
 
   constructor(differences: readonly StreamDifference[], hint: string) {
     const listed = differences
-      .map(({ stream, setting, stored, wanted }) => `${stream}.${setting} is ${show(stored)}, wanted ${show(wanted)}`)
+      .map(
+        ({ stream, setting, stored, wanted }) =>
+          `${stream}.${setting} is ${show(setting, stored)}, wanted ${show(setting, wanted)}`,
+      )
       .join('; ');
     super('stream_config_mismatch', `natsBus found streams set up otherwise: ${listed}. ${hint}`);
     this.name = 'StreamConfigError';
@@ -36,6 +39,11 @@ export class StreamConfigError extends InterludeError {
   }
 }
 
-function show(value: unknown): string {
-  return value === undefined ? 'unset' : JSON.stringify(value);
+/** JetStream's durations (`max_age`, `duplicate_window`) are nanoseconds; shown as milliseconds. */
+const DURATIONS = new Set(['max_age', 'duplicate_window']);
+
+function show(setting: string, value: unknown): string {
+  if (value === undefined) return 'unset';
+  if (DURATIONS.has(setting) && typeof value === 'number') return value === 0 ? '0 (forever)' : `${value / 1e6} ms`;
+  return JSON.stringify(value);
 }
