@@ -99,6 +99,8 @@ describe('storage over many generations on natsBus', () => {
     const lastEvents = (await runtime.bus.events(last)).map((event) => event.event);
     expect(lastEvents[0]).toBe('started');
     expect(lastEvents.at(-1)).toBe('completed');
+    // Its checkpoint is gone with it: answering it again finds nothing to resume.
+    await expect(runtime.answer(last, { call_close: true })).rejects.toMatchObject({ code: 'not_found' });
     recordFigure('retention', {
       generations: GENERATIONS,
       checkpointsLeft: bucket.state.messages - 1,

@@ -56,9 +56,11 @@ export interface NatsServerSetup {
   configFile?: string;
   /** Variables the configuration reads (`$NAME`), e.g. passwords. */
   env?: Record<string, string>;
+  /** False: a server without JetStream (what the bus refuses). Default true. */
+  jetstream?: boolean;
 }
 
-/** Spawns `nats-server -js` on `port` (a free one when -1) and resolves once it listens. */
+/** Spawns `nats-server -js` (unless `setup.jetstream` is false) on `port` (a free one when -1) and resolves once it listens. */
 export function startNatsServer(
   storeDirectory: string,
   port = -1,
@@ -68,7 +70,14 @@ export function startNatsServer(
     const config = setup.configFile === undefined ? [] : ['-c', setup.configFile];
     const child = spawn(
       'nats-server',
-      [...config, '-js', '-sd', storeDirectory, '-a', '127.0.0.1', '-p', String(port)],
+      [
+        ...config,
+        ...(setup.jetstream === false ? [] : ['-js', '-sd', storeDirectory]),
+        '-a',
+        '127.0.0.1',
+        '-p',
+        String(port),
+      ],
       {
         stdio: ['ignore', 'ignore', 'pipe'],
         env: { ...process.env, ...setup.env },

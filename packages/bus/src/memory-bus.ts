@@ -10,6 +10,6 @@ export type { MemoryBusOptions } from '@interlude/core';
  * @example
  * const runtime = createRuntime({ bus: memoryBus() });
  */
-export function memoryBus(options: MemoryBusOptions = {}): Bus {
-  return createMemoryBus(options);
+export function memoryBus(options: MemoryBusOptions = {}): Bus & Required<Pick<Bus, 'health'>> {
+  return createMemoryBus(options) as Bus & Required<Pick<Bus, 'health'>>;
 }

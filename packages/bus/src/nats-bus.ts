@@ -39,7 +39,7 @@ export type { NatsBusOptions } from './nats-setup.js';
  * @example
  * const runtime = createRuntime({ bus: natsBus({ servers: 'nats://127.0.0.1:4222' }) });
  */
-export function natsBus(options: NatsBusOptions): Bus {
+export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'health'>> {
   // Bad values fail here, not in the background.
   replicasOf(options);
   retentionOf(options);

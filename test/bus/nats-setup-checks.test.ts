@@ -1,0 +1,73 @@
+import { BusConnectionError, EVENTS_STREAM, natsBus } from '@interlude/bus';
+import { sampleEvent } from '@interlude/bus/testing';
+import type { Bus } from '@interlude/core';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { scratchDirectory } from '../support/configured-nats.js';
+import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
+
+const servers: StartedNatsServer[] = [];
+const buses: Bus[] = [];
+
+afterEach(async () => {
+  await Promise.all(buses.splice(0).map((bus) => bus.close()));
+});
+
+afterAll(() => {
+  for (const server of servers) server.process.kill('SIGKILL');
+});
+
+async function privateServer(jetstream = true): Promise<StartedNatsServer> {
+  const server = await startNatsServer(await scratchDirectory('setup-checks'), -1, { jetstream });
+  servers.push(server);
+  return server;
+}
+
+function openBus(options: Parameters<typeof natsBus>[0]): Bus {
+  const bus = natsBus({ onError: () => undefined, ...options });
+  buses.push(bus);
+  return bus;
+}
+
+describe('natsBus checks the server and its streams before it runs anything', () => {
+  it('refuses a server without JetStream with unsupported_server, at once', async () => {
+    const server = await privateServer(false);
+    const refused = await openBus({ servers: server.url })
+      .publish(sampleEvent('gen_no_js', 0, 'started'))
+      .catch((error: unknown) => error);
+    expect(BusConnectionError.isInstance(refused)).toBe(true);
+    expect(refused).toMatchObject({ code: 'unsupported_server', message: expect.stringContaining('JetStream') });
+  });
+
+  it('with updateStreams, changes streams made with other limits to its own, and runs', async () => {
+    const server = await privateServer();
+    await openBus({ servers: server.url, eventMaxAgeMs: 0 }).publish(sampleEvent('gen_before', 0, 'started'));
+    const refused = await openBus({ servers: server.url })
+      .publish(sampleEvent('gen_refused', 0, 'started'))
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      code: 'stream_config_mismatch',
+      message: expect.stringContaining('INTERLUDE_EVENTS.max_age is 0 (forever), wanted 2592000000 ms'),
+    });
+    const updated = openBus({ servers: server.url, updateStreams: true });
+    await updated.publish(sampleEvent('gen_after', 0, 'started'));
+    const connection = await connect({ servers: server.url });
+    try {
+      const info = await (await jetstreamManager(connection)).streams.info(EVENTS_STREAM);
+      expect(info.config.max_age).toBe(30 * 24 * 60 * 60 * 1_000 * 1_000_000);
+      expect(info.config.max_bytes).toBe(1024 ** 3);
+    } finally {
+      await connection.close();
+    }
+    // Nothing stored before the update was lost by it.
+    expect((await updated.events('gen_before')).map((event) => event.event)).toEqual(['started']);
+  });
+
+  it('refuses bad limits and bounds when it is made, before it connects', () => {
+    const servers = 'nats://127.0.0.1:1';
+    expect(() => natsBus({ servers, unavailableAfterMs: 0 })).toThrow(/unavailableAfterMs must be a positive number/);
+    expect(() => natsBus({ servers, eventMaxBytes: -1 })).toThrow(/eventMaxBytes must be a whole number/);
+    expect(() => natsBus({ servers, replicas: 7 })).toThrow(/replicas must be an integer from 1 to 5/);
+  });
+});
