@@ -3,7 +3,7 @@
  * and the full one use the same code. Defaults are the sizes the goals are stated for.
  */
 export interface BenchConfig {
-  /** Which benchmarks run: any of `cycle`, `checkpoint`, `throughput`, `memory`. */
+  /** Which benchmarks run: any of `cycle`, `checkpoint`, `throughput`, `memory`, `cluster`. */
   only: ReadonlySet<string>;
   /** Measured refund cycles per variant of the cycle-overhead benchmark. */
   cycles: number;
@@ -28,6 +28,10 @@ export interface BenchConfig {
   /** Generations paused through one worker in the memory benchmark, and how often it is sampled. */
   paused: number;
   memorySamples: number;
+  /** Generations per round and replicas setting on the 3-node cluster, rounds, and generations at once. */
+  clusterGenerations: number;
+  clusterRounds: number;
+  clusterConcurrency: number;
 }
 
 function integer(name: string, fallback: number): number {
@@ -48,7 +52,7 @@ function list(name: string, fallback: number[]): number[] {
   });
 }
 
-export const BENCHMARKS = ['cycle', 'checkpoint', 'throughput', 'memory'] as const;
+export const BENCHMARKS = ['cycle', 'checkpoint', 'throughput', 'memory', 'cluster'] as const;
 
 /** Reads the `BENCH_*` variables; see `test/bench/README.md` for each one. */
 export function readBenchConfig(): BenchConfig {
@@ -71,5 +75,8 @@ export function readBenchConfig(): BenchConfig {
     publishWindow: integer('BENCH_PUBLISH_WINDOW', 256),
     paused: integer('BENCH_PAUSED', 10_000),
     memorySamples: integer('BENCH_MEMORY_SAMPLES', 10),
+    clusterGenerations: integer('BENCH_CLUSTER_GENERATIONS', 600),
+    clusterRounds: integer('BENCH_CLUSTER_ROUNDS', 2),
+    clusterConcurrency: integer('BENCH_CLUSTER_CONCURRENCY', 16),
   };
 }

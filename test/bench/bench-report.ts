@@ -1,4 +1,5 @@
 import type { CheckpointSizeResult } from './checkpoint-size.js';
+import type { ClusterReplicasResult } from './cluster-replicas.js';
 import type { CycleOverheadResult } from './cycle-overhead.js';
 import type { ThroughputResult } from './nats-throughput.js';
 import type { PausedMemoryResult } from './paused-memory.js';
@@ -13,6 +14,7 @@ export interface BenchResults {
   checkpointSize?: CheckpointSizeResult;
   throughput?: ThroughputResult;
   pausedMemory?: PausedMemoryResult;
+  clusterReplicas?: ClusterReplicasResult;
   /** Wrong scenario results (or a benchmark that could not run): the command exits 1 when any. */
   failures: { benchmark: string; message: string }[];
 }
@@ -90,6 +92,20 @@ ${formatTable(['paused', 'RSS MiB', 'heap MiB'], rows)}
 heap ${result.heapRatio}× and RSS ${result.rssRatio}× the warm sample, ${result.heapBytesPerPaused} B of heap per paused generation → ${verdict(result.met, 'heap ≤ 1.1×')}`;
 }
 
+function clusterSection(result: ClusterReplicasResult): string {
+  const rows = result.variants.map((variant) => [
+    variant.replicas,
+    variant.generations,
+    variant.generationsPerSecond,
+    variant.generationMs.p50,
+    variant.generationMs.p99,
+  ]);
+  const kill = result.leaderKill;
+  return `5. A ${result.nodes}-node cluster: replicas 1 and 3 (start, pause, answer, done; ${result.concurrency} at once)
+${formatTable(['replicas', 'generations', 'gen/s', 'p50 ms', 'p99 ms'], rows)}
+leader of INTERLUDE_CLAIMS (${kill.killed}) SIGKILLed at 3 replicas: longest stall ${kill.stallMs} ms; ${kill.generations} completed, ${kill.unavailable} gave up with bus_unavailable`;
+}
+
 /** The human-readable table `pnpm bench` prints. */
 export function formatReport(results: BenchResults): string {
   const sections: string[] = [];
@@ -97,6 +113,7 @@ export function formatReport(results: BenchResults): string {
   if (results.checkpointSize) sections.push(checkpointSection(results.checkpointSize));
   if (results.throughput) sections.push(throughputSection(results.throughput));
   if (results.pausedMemory) sections.push(memorySection(results.pausedMemory));
+  if (results.clusterReplicas) sections.push(clusterSection(results.clusterReplicas));
   for (const failure of results.failures) sections.push(`WRONG RESULT in ${failure.benchmark}: ${failure.message}`);
   return sections.join('\n\n');
 }

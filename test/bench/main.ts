@@ -10,6 +10,7 @@ import { readBenchConfig } from './bench-config.js';
 import { startBenchNatsServer } from './bench-nats-server.js';
 import { type BenchResults, formatReport } from './bench-report.js';
 import { runCheckpointSize } from './checkpoint-size.js';
+import { runClusterReplicas } from './cluster-replicas.js';
 import { runCycleOverhead } from './cycle-overhead.js';
 import { runNatsThroughput } from './nats-throughput.js';
 import { runPausedMemory } from './paused-memory.js';
@@ -56,6 +57,9 @@ await attempt('throughput', async () => {
 });
 await attempt('memory', async () => {
   results.pausedMemory = await runPausedMemory(config);
+});
+await attempt('cluster', async () => {
+  results.clusterReplicas = await runClusterReplicas(config);
 });
 
 console.log(formatReport(results));
