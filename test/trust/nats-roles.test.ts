@@ -118,6 +118,8 @@ describe('the three-role nats-server configuration (packages/bus/nats/interlude-
     await application.answerLater(generationId, { call_refund: true });
     expect((await completed).generation_id).toBe(generationId);
     expect(refunds).toEqual([{ account: 'alice', amount: 30, generationId }]);
+    // The worker that completed it removed its checkpoint (a purge its role is granted).
+    await expect.poll(() => application.bus.checkpoints.load(generationId)).toBeUndefined();
 
     // It heard every transition, subjects and event types readable, each signed.
     await expect.poll(() => heard.filter((entry) => entry.event === 'completed')).toHaveLength(1);

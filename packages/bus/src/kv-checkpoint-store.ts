@@ -4,7 +4,7 @@ import { type CheckpointRecord, openCheckpointRecord, sealCheckpointRecord } fro
 import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { type RetryOptions, retryTransient } from './retry.js';
-import { deleteMessage, lastMessageOn } from './stream-message-get.js';
+import { lastMessageOn, purgeSubject } from './stream-message-get.js';
 import { assertSubjectToken, CHECKPOINT_BUCKET, CHECKPOINT_STREAM } from './subjects.js';
 
 /**
@@ -24,15 +24,13 @@ export function createKvCheckpointStore(
 ): CheckpointStore & { remove(generationId: string): Promise<void> } {
   return {
     /**
-     * Removes a generation's checkpoint for good (its one message deleted, no marker left), once
-     * it has completed: nothing resumes it any more (the claim log refuses a second resume).
+     * Removes a generation's checkpoint for good (a purge of its key's subject: no marker left),
+     * once it has completed: nothing resumes it any more (the claim log refuses a second resume).
      */
     async remove(generationId) {
       const { requests } = await resources();
       const subject = keySubject(assertSubjectToken('generation id', generationId));
-      const found = await retryTransient(() => lastMessageOn(requests, CHECKPOINT_STREAM, subject), retry);
-      if (found === undefined) return;
-      await retryTransient(() => deleteMessage(requests, CHECKPOINT_STREAM, found.seq), retry);
+      await retryTransient(() => purgeSubject(requests, CHECKPOINT_STREAM, subject), retry);
     },
 
     async save(generationId, { checkpoint, params }) {

@@ -58,17 +58,17 @@ function parseHeaders(encoded: string | undefined): Map<string, string> {
 }
 
 /**
- * Deletes one stored message by its sequence (`$JS.API.STREAM.MSG.DELETE`), asked of the stream
- * leader. One already gone (deleted by another process, or by a limit) is not an error.
+ * Removes every message stored on `subject` (`$JS.API.STREAM.PURGE` with a filter), one request
+ * asked of the stream leader. A subject with nothing on it purges nothing, which is no error.
  */
-export async function deleteMessage(requests: JetStreamRequests, stream: string, seq: number): Promise<void> {
+export async function purgeSubject(requests: JetStreamRequests, stream: string, subject: string): Promise<void> {
   const reply = await requests.request(
-    `$JS.API.STREAM.MSG.DELETE.${stream}`,
-    Buffer.from(JSON.stringify({ seq, no_erase: true })),
+    `$JS.API.STREAM.PURGE.${stream}`,
+    Buffer.from(JSON.stringify({ filter: subject })),
   );
   const answer = decodeJson<{ success?: boolean; error?: MessageGetReply['error'] }>(reply.data);
-  if (answer.error === undefined || answer.error.err_code === 10057) return; // 10057: no message found
-  const error = new Error(`deleting ${stream} #${seq}: ${answer.error.code} ${answer.error.description}`);
+  if (answer.error === undefined) return;
+  const error = new Error(`purging ${subject}: ${answer.error.code} ${answer.error.description}`);
   if (answer.error.code >= 500) error.name = 'JetStreamStatusError';
   throw error;
 }
