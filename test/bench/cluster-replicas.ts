@@ -1,12 +1,4 @@
-import {
-  BusUnavailableError,
-  CHECKPOINT_STREAM,
-  CLAIMS_STREAM,
-  DEAD_STREAM,
-  EVENTS_STREAM,
-  JOBS_STREAM,
-  natsBus,
-} from '@interlude/bus';
+import { ALL_STREAMS, BusUnavailableError, CLAIMS_STREAM, natsBus } from '@interlude/bus';
 import { type AgentBase, createRuntime, type Runtime } from '@interlude/core';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -37,8 +29,6 @@ export interface ClusterReplicasResult {
     unavailable: number;
   };
 }
-
-const STREAMS = [EVENTS_STREAM, JOBS_STREAM, CLAIMS_STREAM, DEAD_STREAM, CHECKPOINT_STREAM];
 
 /**
  * Benchmark 5: a 3-node cluster on loopback, one process driving generations (start, pause,
@@ -171,7 +161,7 @@ async function deleteStreams(cluster: NatsCluster): Promise<void> {
   const connection = await connect({ servers: cluster.urls });
   try {
     const manager = await jetstreamManager(connection);
-    for (const stream of STREAMS) await manager.streams.delete(stream).catch(() => undefined);
+    for (const stream of ALL_STREAMS) await manager.streams.delete(stream).catch(() => undefined);
   } finally {
     await connection.close();
   }

@@ -1,10 +1,8 @@
 import {
+  ALL_STREAMS,
   BusUnavailableError,
   CHECKPOINT_STREAM,
-  CLAIMS_STREAM,
-  DEAD_STREAM,
   EVENTS_STREAM,
-  JOBS_STREAM,
   natsBus,
   StreamConfigError,
 } from '@interlude/bus';
@@ -18,8 +16,6 @@ import { recordFigure } from '../support/reliability-figures.js';
 import { createLedger, type Ledger } from '../support/reliability-ledger.js';
 import { waitUntil } from '../support/reliability-wait.js';
 import { probe, startWorkerBin, type WorkerBin } from '../support/worker-bin-process.js';
-
-const STREAMS = [EVENTS_STREAM, JOBS_STREAM, CLAIMS_STREAM, DEAD_STREAM, CHECKPOINT_STREAM];
 
 let cluster: NatsCluster;
 let ledger: Ledger & { drop(): Promise<void> };
@@ -50,7 +46,7 @@ async function streamPlacement(): Promise<Map<string, { replicas: number; leader
   try {
     const manager = await jetstreamManager(connection);
     const placement = new Map<string, { replicas: number; leader: string | undefined }>();
-    for (const stream of STREAMS) {
+    for (const stream of ALL_STREAMS) {
       const info = await manager.streams.info(stream);
       placement.set(stream, { replicas: info.config.num_replicas, leader: info.cluster?.leader });
     }
@@ -66,7 +62,7 @@ describe('natsBus on a 3-node cluster: replicas, visible outages', () => {
     await bus.deploymentId?.();
     const placement = await streamPlacement();
     expect([...placement].map(([stream, { replicas }]) => [stream, replicas])).toEqual(
-      STREAMS.map((stream) => [stream, 3]),
+      ALL_STREAMS.map((stream) => [stream, 3]),
     );
     expect(await bus.health?.()).toEqual({ ok: true });
   });
@@ -116,7 +112,7 @@ describe('natsBus on a 3-node cluster: replicas, visible outages', () => {
     const connection = await connect({ servers: cluster.urls });
     try {
       const manager = await jetstreamManager(connection);
-      for (const stream of STREAMS) await manager.streams.delete(stream);
+      for (const stream of ALL_STREAMS) await manager.streams.delete(stream);
     } finally {
       await connection.close();
     }

@@ -3,10 +3,7 @@ import type { Availability } from './bus-availability.js';
 import { watchConnectionStatus } from './connection-status.js';
 import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson } from './json-codec.js';
-import { CHECKPOINT_STREAM, CLAIMS_STREAM, DEAD_STREAM, EVENTS_STREAM, JOBS_STREAM } from './subjects.js';
-
-/** Every stream the bus needs, the checkpoint bucket's included: what `health()` asks after. */
-const STREAMS = [EVENTS_STREAM, JOBS_STREAM, CLAIMS_STREAM, DEAD_STREAM, CHECKPOINT_STREAM];
+import { ALL_STREAMS } from './subjects.js';
 
 /** Marks the connection down while nats.js has lost it (it reconnects by itself), up once back. */
 export function watchAvailability(connection: NatsConnection, availability: Availability): { stop(): void } {
@@ -32,7 +29,7 @@ export async function probeStreams(
 ): Promise<void> {
   if (resources.connection.isClosed()) return;
   await Promise.all(
-    STREAMS.map(async (stream) => {
+    ALL_STREAMS.map(async (stream) => {
       const problem = await streamProblem(resources.requests, stream);
       if (problem === undefined) availability.up(stream);
       else availability.down(stream, `${stream} ${problem}`);

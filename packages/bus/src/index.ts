@@ -14,6 +14,7 @@ export { MINIMUM_SERVER_VERSION } from './nats-server-support.js';
 export { RETENTION_DEFAULTS } from './nats-setup.js';
 export { StreamConfigError, type StreamDifference } from './stream-config-error.js';
 export {
+  ALL_STREAMS,
   assertSubjectToken,
   CHECKPOINT_BUCKET,
   CHECKPOINT_STREAM,

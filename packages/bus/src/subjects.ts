@@ -21,6 +21,14 @@ export const CLAIMS_STREAM = 'INTERLUDE_CLAIMS';
 export const CLAIMS_SUBJECT_ROOT = 'interlude.claims';
 /** Stream of refused jobs, kept where operators can read them. */
 export const DEAD_STREAM = 'INTERLUDE_DEAD';
+/** Every stream the bus keeps, the checkpoint bucket's included. */
+export const ALL_STREAMS: readonly string[] = [
+  EVENTS_STREAM,
+  JOBS_STREAM,
+  CLAIMS_STREAM,
+  DEAD_STREAM,
+  CHECKPOINT_STREAM,
+];
 /** Root of the dead-letter subjects: one per queue, `interlude.dead.<queue>`. */
 export const DEAD_SUBJECT_ROOT = 'interlude.dead';
 
