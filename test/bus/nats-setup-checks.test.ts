@@ -1,9 +1,10 @@
-import { BusConnectionError, EVENTS_STREAM, natsBus } from '@interlude/bus';
+import { BusConnectionError, BusUnavailableError, EVENTS_STREAM, natsBus } from '@interlude/bus';
 import { sampleEvent } from '@interlude/bus/testing';
-import type { Bus } from '@interlude/core';
+import type { Bus, BusHealth } from '@interlude/core';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../support/bus-raw-log.js';
 import { scratchDirectory } from '../support/configured-nats.js';
 import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
 
@@ -62,6 +63,23 @@ describe('natsBus checks the server and its streams before it runs anything', ()
     }
     // Nothing stored before the update was lost by it.
     expect((await updated.events('gen_before')).map((event) => event.event)).toEqual(['started']);
+  });
+
+  it('with no server to reach, a call gives up with bus_unavailable after unavailableAfterMs, and says why', async () => {
+    const statuses: BusHealth[] = [];
+    const bus = openBus({
+      servers: `nats://127.0.0.1:${await freePort()}`,
+      unavailableAfterMs: 300,
+      onStatus: (status) => statuses.push(status),
+    });
+    const failed = await bus.checkpoints.load('gen_nowhere').catch((error: unknown) => error);
+    expect(BusUnavailableError.isInstance(failed)).toBe(true);
+    expect(failed).toMatchObject({
+      code: 'bus_unavailable',
+      operation: 'checkpoints.load',
+      message: expect.stringContaining('not connected to NATS yet'),
+    });
+    expect(statuses).toEqual([{ ok: false, reason: expect.stringContaining('checkpoints.load gave up after 300 ms') }]);
   });
 
   it('refuses bad limits and bounds when it is made, before it connects', () => {

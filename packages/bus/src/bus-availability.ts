@@ -21,9 +21,12 @@ export interface Availability {
   bounded<T>(part: string, operation: string, work: () => Promise<T>): Promise<T>;
 }
 
+/** What a bus is before it first connects: unavailable, which no one hears until a call meets it. */
+export const NOT_CONNECTED_YET = 'not connected to NATS yet';
+
 export function createAvailability(afterMs: number, onStatus: ((status: BusHealth) => void) | undefined): Availability {
-  const downParts = new Map<string, string>();
-  let reported = '';
+  const downParts = new Map<string, string>([['connection', NOT_CONNECTED_YET]]);
+  let reported = JSON.stringify({ ok: true });
   const current = (): BusHealth => {
     if (downParts.size === 0) return { ok: true };
     return { ok: false, reason: [...downParts.values()].join('; ') };
@@ -32,10 +35,8 @@ export function createAvailability(afterMs: number, onStatus: ((status: BusHealt
     const status = current();
     const key = JSON.stringify(status);
     if (key === reported) return;
-    const first = reported === '';
     reported = key;
-    // The first status heard is a change only when it is bad news.
-    if (!first || !status.ok) onStatus?.(status);
+    onStatus?.(status);
   };
   const availability: Availability = {
     down(part, reason) {
@@ -67,7 +68,9 @@ export function createAvailability(afterMs: number, onStatus: ((status: BusHealt
       } catch (error) {
         const failure =
           BusUnavailableError.isInstance(error) || !isTransientNatsError(error) ? error : unavailable(error);
-        if (BusUnavailableError.isInstance(failure)) availability.down(part, failure.message);
+        // With the connection down, that is the news: the stream itself may be fine.
+        const down = downParts.has('connection') ? 'connection' : part;
+        if (BusUnavailableError.isInstance(failure)) availability.down(down, failure.message);
         throw failure;
       } finally {
         clearTimeout(timer);

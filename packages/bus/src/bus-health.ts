@@ -5,8 +5,9 @@ import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson } from './json-codec.js';
 import { ALL_STREAMS } from './subjects.js';
 
-/** Marks the connection down while nats.js has lost it (it reconnects by itself), up once back. */
+/** Marks the connection up once connected, down while nats.js has lost it (it reconnects by itself), up once back. */
 export function watchAvailability(connection: NatsConnection, availability: Availability): { stop(): void } {
+  availability.up('connection');
   return watchConnectionStatus(connection, (status) => {
     if (status.type === 'disconnect') {
       availability.down('connection', `disconnected from NATS (${status.server}): reconnecting`);

@@ -1,6 +1,6 @@
 import { type Bus, type CheckpointKeys, type TrustError, toEventFilter } from '@interlude/core';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { createAvailability, DEFAULT_UNAVAILABLE_AFTER_MS } from './bus-availability.js';
+import { createAvailability, DEFAULT_UNAVAILABLE_AFTER_MS, NOT_CONNECTED_YET } from './bus-availability.js';
 import { probeStreams, watchAvailability } from './bus-health.js';
 import { createPayloadSealer } from './codec/payload-sealer.js';
 import { createJetStreamJobQueue } from './jetstream-job-queue.js';
@@ -189,7 +189,7 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
         };
       }
       if (setUp === undefined) {
-        return { ok: false, reason: connected === undefined ? 'not connected to NATS yet' : 'setting up the streams' };
+        return { ok: false, reason: connected === undefined ? NOT_CONNECTED_YET : 'setting up the streams' };
       }
       await probeStreams(setUp, availability);
       return availability.current();

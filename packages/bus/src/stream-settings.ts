@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { JetStreamManager, StreamConfig, StreamInfo } from '@nats-io/jetstream';
 import { type RetryOptions, retryTransient } from './retry.js';
 import type { StreamDifference } from './stream-config-error.js';
@@ -47,7 +48,7 @@ export async function ensureStream(
   if (stored === undefined) {
     const created = await retryTransient(async () => {
       try {
-        await manager.streams.add(wanted);
+        await addWhenPlaced(manager, wanted);
         return undefined;
       } catch (addError) {
         // Another process may have created it between our info and our add: check that one.
@@ -63,6 +64,29 @@ export async function ensureStream(
   const config = { ...stored.config, ...pick(wanted) };
   await retryTransient(() => manager.streams.update(wanted.name, config), options.retry);
   return [];
+}
+
+/** JetStream's "no suitable peers for placement": fewer servers are in the cluster than the replicas asked. */
+const NO_PEERS = 10005;
+/** How long a stream waits for its servers: a cluster that just started may not list them all yet. */
+const PLACEMENT_WAIT_MS = 15_000;
+
+/**
+ * Adds the stream, trying again for `PLACEMENT_WAIT_MS` while the cluster has too few servers
+ * for its replicas (just started, its servers still joining); past that the error stands: the
+ * cluster is smaller than `replicas`, or servers are down.
+ */
+async function addWhenPlaced(manager: JetStreamManager, wanted: WantedStream): Promise<void> {
+  const giveUpAt = performance.now() + PLACEMENT_WAIT_MS;
+  for (;;) {
+    try {
+      await manager.streams.add(wanted);
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== NO_PEERS || performance.now() >= giveUpAt) throw error;
+      await sleep(500);
+    }
+  }
 }
 
 /** Each checked setting `wanted` names whose stored value is another. */
