@@ -99,8 +99,9 @@ describe('storage over many generations on natsBus', () => {
     const lastEvents = (await runtime.bus.events(last)).map((event) => event.event);
     expect(lastEvents[0]).toBe('started');
     expect(lastEvents.at(-1)).toBe('completed');
-    // Its checkpoint is gone with it: answering it again finds nothing to resume.
-    await expect(runtime.answer(last, { call_close: true })).rejects.toMatchObject({ code: 'not_found' });
+    // Its checkpoint is gone with it; answering it again is told it was resumed already.
+    expect(await runtime.bus.checkpoints.load(last)).toBeUndefined();
+    await expect(runtime.answer(last, { call_close: true })).rejects.toMatchObject({ code: 'already_resumed' });
     recordFigure('retention', {
       generations: GENERATIONS,
       checkpointsLeft: bucket.state.messages - 1,

@@ -1,4 +1,5 @@
 import type { AgentBase } from '../agent/agent-types.js';
+import type { Bus } from '../bus/bus.js';
 import { createMemoryBus } from '../bus/memory-bus.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { runtimeKeys } from '../trust/runtime-keys.js';
@@ -74,7 +75,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   async function locate(generationId: string) {
     const stored = await runtime.bus.checkpoints.load(generationId);
     // Whether it may still be resumed is the claim's to say, when the resume claims it.
-    if (stored === undefined) throw new ResumeError('not_found', `No paused generation ${generationId} is stored`);
+    if (stored === undefined) throw await notStored(runtime.bus, generationId);
     // The resume checks the checkpoint's signature (which covers the stored params); it cannot see
     // under which id it was stored, so a signed checkpoint moved under another generation's key
     // (to be approved as that generation's question) is refused here.
@@ -111,4 +112,17 @@ async function deploymentOf(runtime: Runtime): Promise<string | undefined> {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+/**
+ * Why no checkpoint is stored under `generationId`. A bus that bounds its storage (`natsBus`)
+ * removes a checkpoint once a run resumed from it completes; its log still says so, and a late
+ * answer (the loser of two at once) is told the truth, `already_resumed`, rather than `not_found`.
+ */
+async function notStored(bus: Bus, generationId: string): Promise<ResumeError> {
+  const events = await bus.events(generationId).catch(() => []);
+  if (events.some((event) => event.event === 'completed' && event.run !== 'start')) {
+    return new ResumeError('already_resumed', `Generation ${generationId} was already resumed, and has completed`);
+  }
+  return new ResumeError('not_found', `No paused generation ${generationId} is stored`);
 }
