@@ -11,7 +11,7 @@ export { EventsExpiredError } from './events-expired-error.js';
 export { type MemoryBusOptions, memoryBus } from './memory-bus.js';
 export { type NatsBusOptions, natsBus } from './nats-bus.js';
 export { MINIMUM_SERVER_VERSION } from './nats-server-support.js';
-export { RETENTION_DEFAULTS } from './nats-setup.js';
+export { RETENTION_DEFAULTS } from './nats-streams.js';
 export { StreamConfigError, type StreamDifference } from './stream-config-error.js';
 export {
   ALL_STREAMS,

@@ -8,14 +8,8 @@ import { createKvCheckpointStore } from './kv-checkpoint-store.js';
 import { createNatsClaimLog } from './nats-claim-log.js';
 import { readDeploymentId } from './nats-deployment.js';
 import { type EventTrust, publishEvent, readEvents } from './nats-event-log.js';
-import {
-  connectNats,
-  type NatsBusOptions,
-  type NatsResources,
-  replicasOf,
-  retentionOf,
-  setUpNats,
-} from './nats-setup.js';
+import { connectNats, type NatsBusOptions, type NatsResources } from './nats-setup.js';
+import { replicasOf, retentionOf, setUpNats } from './nats-streams.js';
 import { subscribeEvents } from './nats-subscribe.js';
 import { type RetryOptions, retryTransient } from './retry.js';
 import { CHECKPOINT_STREAM, CLAIMS_STREAM, DEAD_STREAM, EVENTS_STREAM, JOBS_STREAM } from './subjects.js';
@@ -148,7 +142,9 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
     },
 
     subscribe(filter, handler) {
-      return bounded('connection', 'subscribe', async () => {
+      // A subscription is made locally (nats.js buffers it while disconnected): its success proves
+      // nothing of the connection, so it is its own part.
+      return bounded('subscribe', 'subscribe', async () => {
         const { connection } = await ready;
         return subscribeEvents(
           connection,

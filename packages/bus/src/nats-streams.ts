@@ -1,0 +1,161 @@
+import { DiscardPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import { type NatsConnection, nanos } from '@nats-io/transport-node';
+import { createJetStreamRequests } from './jetstream-requests.js';
+import { defaultReplicas } from './nats-server-support.js';
+import type { NatsBusOptions, NatsResources } from './nats-setup.js';
+import { type RetryOptions, retryTransient } from './retry.js';
+import { StreamConfigError, type StreamDifference } from './stream-config-error.js';
+import { ensureStream, streamInfo, type WantedStream } from './stream-settings.js';
+import {
+  CHECKPOINT_BUCKET,
+  CHECKPOINT_STREAM,
+  CLAIMS_STREAM,
+  CLAIMS_SUBJECT_ROOT,
+  DEAD_STREAM,
+  DEAD_SUBJECT_ROOT,
+  EVENTS_STREAM,
+  EVENTS_SUBJECT_ROOT,
+  JOBS_STREAM,
+  JOBS_SUBJECT_ROOT,
+} from './subjects.js';
+
+/** A day, for the limits' defaults. */
+const DAY_MS = 24 * 60 * 60 * 1_000;
+
+/** The event log's and the dead letters' limits when the options name none. */
+export const RETENTION_DEFAULTS = {
+  eventMaxAgeMs: 30 * DAY_MS,
+  eventMaxBytes: 1024 ** 3,
+  deadLetterMaxAgeMs: 30 * DAY_MS,
+  deadLetterMaxBytes: 256 * 1024 ** 2,
+} as const;
+
+/**
+ * Makes sure the streams and the checkpoint bucket exist with the settings the options ask for,
+ * and reads their replicas. Safe to run from many processes at once. Streams that exist with
+ * other settings are updated with `updateStreams`, and otherwise refused with a
+ * `StreamConfigError` naming every difference. Without a `replicas` option the bus takes the
+ * replicas of the streams already there, or on a new deployment `defaultReplicas` of the server.
+ */
+export async function setUpNats(
+  connection: NatsConnection,
+  options: NatsBusOptions,
+  isClosed: () => boolean,
+): Promise<NatsResources> {
+  const timeout = options.requestTimeoutMs ?? 5_000;
+  const retry: RetryOptions = { isClosed };
+  const manager = await retryTransient(() => jetstreamManager(connection, { timeout }), retry);
+  const existing = await streamInfo(manager, EVENTS_STREAM, retry);
+  const replicas = replicasOf(options) ?? existing?.config.num_replicas ?? defaultReplicas(connection.info ?? {});
+  const duplicateWindow = nanos(options.duplicateWindowMs ?? 60 * 60 * 1_000);
+  const limits = retentionOf(options);
+  const wanted: WantedStream[] = [
+    {
+      name: EVENTS_STREAM,
+      subjects: [`${EVENTS_SUBJECT_ROOT}.>`],
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      duplicate_window: duplicateWindow,
+      max_age: nanos(limits.eventMaxAgeMs),
+      max_bytes: bytesLimit(limits.eventMaxBytes),
+      num_replicas: replicas,
+    },
+    {
+      name: JOBS_STREAM,
+      subjects: [`${JOBS_SUBJECT_ROOT}.>`],
+      storage: StorageType.File,
+      retention: RetentionPolicy.Workqueue,
+      duplicate_window: duplicateWindow,
+      num_replicas: replicas,
+    },
+    // Write-once slots: the first write to a subject is stored, every later one is refused by the
+    // stream leader in log order (JetStream error 10077), on every nats-server from 2.9 on. Kept
+    // without limits: a claim is what refuses a second resume of a checkpoint, for good.
+    {
+      name: CLAIMS_STREAM,
+      subjects: [`${CLAIMS_SUBJECT_ROOT}.>`],
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      max_msgs_per_subject: 1,
+      discard: DiscardPolicy.New,
+      discard_new_per_subject: true,
+      duplicate_window: duplicateWindow,
+      num_replicas: replicas,
+    },
+    {
+      name: DEAD_STREAM,
+      subjects: [`${DEAD_SUBJECT_ROOT}.>`],
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      duplicate_window: duplicateWindow,
+      max_age: nanos(limits.deadLetterMaxAgeMs),
+      max_bytes: bytesLimit(limits.deadLetterMaxBytes),
+      num_replicas: replicas,
+    },
+  ];
+  const update = options.updateStreams === true;
+  const differences: StreamDifference[] = [];
+  for (const stream of wanted) {
+    const stored = stream.name === EVENTS_STREAM ? existing : undefined;
+    differences.push(...(await ensureStream(manager, stream, { retry, update, stored })));
+  }
+  // The bucket is made by nats.js (its stream has KV's own settings); only what the bus decides
+  // is checked: its replicas, and one value kept per key.
+  const bucketStream: WantedStream = { name: CHECKPOINT_STREAM, num_replicas: replicas, max_msgs_per_subject: 1 };
+  const bucketStored = await streamInfo(manager, bucketStream.name, retry);
+  if (bucketStored !== undefined) {
+    differences.push(...(await ensureStream(manager, bucketStream, { retry, update, stored: bucketStored })));
+  }
+  if (differences.length > 0) {
+    throw new StreamConfigError(
+      differences,
+      'Give natsBus the options they were made with, or updateStreams: true to change them to these (INTERLUDE_UPDATE_STREAMS=1 for interlude-worker).',
+    );
+  }
+  const client = jetstream(connection, { timeout });
+  const checkpoints = await retryTransient(
+    () => new Kvm(client).create(CHECKPOINT_BUCKET, { history: 1, replicas }),
+    retry,
+  );
+  const status = await retryTransient(() => checkpoints.status(), retry);
+  const config = status.streamInfo.config;
+  return {
+    connection,
+    requests: createJetStreamRequests(connection, timeout),
+    client,
+    manager,
+    checkpoints,
+    checkpointsDirect: config.allow_direct === true && config.num_replicas === 1,
+    replicas,
+  };
+}
+
+/** JetStream's "no limit" for bytes is -1; the options say 0. */
+function bytesLimit(bytes: number): number {
+  return bytes === 0 ? -1 : bytes;
+}
+
+/** The `replicas` option, checked: a positive integer (JetStream takes at most 5), or undefined. */
+export function replicasOf(options: NatsBusOptions): number | undefined {
+  const replicas = options.replicas;
+  if (replicas === undefined) return undefined;
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
+    throw new TypeError(`replicas must be an integer from 1 to 5, got ${String(options.replicas)}`);
+  }
+  return replicas;
+}
+
+/** The retention options with their defaults, checked: whole numbers, 0 for no limit. */
+export function retentionOf(options: NatsBusOptions): Record<keyof typeof RETENTION_DEFAULTS, number> {
+  const limits: Record<keyof typeof RETENTION_DEFAULTS, number> = { ...RETENTION_DEFAULTS };
+  for (const name of Object.keys(RETENTION_DEFAULTS) as (keyof typeof RETENTION_DEFAULTS)[]) {
+    const value = options[name];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new TypeError(`${name} must be a whole number, 0 for no limit, got ${String(value)}`);
+    }
+    limits[name] = value;
+  }
+  return limits;
+}
