@@ -68,3 +68,9 @@ describe('memory bus: consumed is forever', () => {
     expect(await runtime.bus.events(paused.generationId)).toEqual([]);
   }, 60_000);
 });
+
+describe('memory bus health', () => {
+  it('is always available: it lives in this process', async () => {
+    expect(await createMemoryBus().health?.()).toEqual({ ok: true });
+  });
+});
