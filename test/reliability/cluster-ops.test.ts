@@ -107,7 +107,7 @@ describe('natsBus on a 3-node cluster: replicas, visible outages', () => {
     }
   }, 90_000);
 
-  it('with 1 replica and its node down, callers get bus_unavailable within the bound, health() says which stream, and it recovers', async () => {
+  it("with 1 replica and its node down, callers get bus_unavailable within the bound, health() and a worker's /readyz say which stream, and both recover", async () => {
     // The streams again, at 1 replica each (placed by the cluster across its nodes).
     const connection = await connect({ servers: cluster.urls });
     try {
@@ -119,6 +119,15 @@ describe('natsBus on a 3-node cluster: replicas, visible outages', () => {
     const statuses: BusHealth[] = [];
     const bus = clusterBus({ replicas: 1, unavailableAfterMs: 2_000, onStatus: (status) => statuses.push(status) });
     await bus.deploymentId?.();
+    const worker = startWorkerBin('support/worker-bin-agents.ts', {
+      NATS_URL: cluster.urls.join(','),
+      INTERLUDE_QUEUE: 'cluster_ops',
+      POSTGRES_URL: inject('postgresUrl'),
+      LEDGER_SCHEMA: ledger.schema,
+    });
+    workers.push(worker);
+    const readyz = `${await worker.healthUrl()}/readyz`;
+    await worker.waitForLine(/^interlude-worker: ready: /, 60_000);
     const leader = (await streamPlacement()).get(EVENTS_STREAM)?.leader;
     const node = cluster.nodes.find(({ name }) => name === leader);
     if (node === undefined) throw new Error(`no node leads ${EVENTS_STREAM}`);
@@ -133,6 +142,12 @@ describe('natsBus on a 3-node cluster: replicas, visible outages', () => {
       const health = await bus.health?.();
       expect(health).toEqual({ ok: false, reason: expect.stringContaining(EVENTS_STREAM) });
       expect(statuses.at(-1)?.ok).toBe(false);
+      // The worker, running no job, is told by its readiness probe: not ready, and why.
+      await waitUntil(async () => (await probe(readyz)).status === 503, 'the worker to be not ready', {
+        timeoutMs: 20_000,
+        everyMs: 250,
+      });
+      expect((await probe(readyz)).body.reason).toContain(`NATS unavailable: ${EVENTS_STREAM}`);
       recordFigure('cluster_unavailable_bound', { boundMs: 2_000, waitedMs: Math.round(waitedMs), node: node.name });
     } finally {
       await node.restart();
@@ -142,6 +157,11 @@ describe('natsBus on a 3-node cluster: replicas, visible outages', () => {
       everyMs: 250,
     });
     expect(statuses.at(-1)).toEqual({ ok: true });
+    await waitUntil(async () => (await probe(readyz)).status === 200, 'the worker to be ready again', {
+      timeoutMs: 20_000,
+      everyMs: 250,
+    });
+    await worker.stop('SIGTERM');
     await bus.publish(sampleEvent('gen_outage', 0, 'started'));
     expect((await bus.events('gen_outage')).map((event) => event.event)).toEqual(['started']);
   }, 90_000);

@@ -17,6 +17,9 @@ import { readWorkerSettings, type WorkerSettings } from './worker-settings.js';
  */
 export const CLOSE_BOUND_MS = 3_000;
 
+/** How often `/readyz` asks the bus's streams whether they answer (`bus.health()`), at most. */
+export const READINESS_PROBE_MS = 2_000;
+
 /** The bus's latest status, as its `onStatus` reported it (ok until it says otherwise). */
 interface BusStatus {
   current: BusHealth;
@@ -95,6 +98,7 @@ async function serve(
 ): Promise<void> {
   let draining = false;
   let probing = false;
+  let probedAt = 0;
   let started = false;
   let worker: Worker | undefined;
   const health: HealthServer = await startHealthServer({
@@ -103,16 +107,17 @@ async function serve(
       if (draining) return 'draining: taking no new jobs';
       if (worker === undefined || !started) return 'starting: connecting to NATS and setting up the streams';
       if (!worker.isConsuming()) return 'not consuming its queue: NATS is unreachable or JetStream is not answering';
-      if (!busStatus.current.ok) {
-        // Asked again while a probe asks the streams: health() reports a recovery through onStatus.
-        if (!probing) {
-          probing = true;
-          void runtime.bus.health?.().finally(() => {
-            probing = false;
-          });
-        }
-        return `NATS unavailable: ${busStatus.current.reason ?? 'unknown'}`;
+      // A probe asks the streams at most every READINESS_PROBE_MS; what it finds reaches busStatus
+      // through onStatus, so a stream without a leader shows here by the next probe even while
+      // no job touches it, and so does its recovery.
+      if (!probing && Date.now() - probedAt >= READINESS_PROBE_MS) {
+        probing = true;
+        probedAt = Date.now();
+        void runtime.bus.health?.().finally(() => {
+          probing = false;
+        });
       }
+      if (!busStatus.current.ok) return `NATS unavailable: ${busStatus.current.reason ?? 'unknown'}`;
       return undefined;
     },
   }).catch((error: NodeJS.ErrnoException) => {
