@@ -40,6 +40,18 @@ function clusterBus(options: Omit<Parameters<typeof natsBus>[0], 'servers'> = {}
   return bus;
 }
 
+/** `interlude-worker` started the documented way, given every node of the cluster. */
+function clusterWorker(): WorkerBin {
+  const worker = startWorkerBin('support/worker-bin-agents.ts', {
+    NATS_URL: cluster.urls.join(','),
+    INTERLUDE_QUEUE: 'cluster_ops',
+    POSTGRES_URL: inject('postgresUrl'),
+    LEDGER_SCHEMA: ledger.schema,
+  });
+  workers.push(worker);
+  return worker;
+}
+
 /** Each stream's replicas, and the node leading it, as the cluster reports them. */
 async function streamPlacement(): Promise<Map<string, { replicas: number; leader: string | undefined }>> {
   const connection = await connect({ servers: cluster.urls });
@@ -90,13 +102,7 @@ describe('natsBus on a 3-node cluster: replicas, visible outages', () => {
     if (down === undefined) throw new Error('no third node');
     await down.kill();
     try {
-      const worker = startWorkerBin('support/worker-bin-agents.ts', {
-        NATS_URL: cluster.urls.join(','),
-        INTERLUDE_QUEUE: 'cluster_ops',
-        POSTGRES_URL: inject('postgresUrl'),
-        LEDGER_SCHEMA: ledger.schema,
-      });
-      workers.push(worker);
+      const worker = clusterWorker();
       const health = await worker.healthUrl();
       await worker.waitForLine(/^interlude-worker: ready: /, 60_000);
       expect(await probe(`${health}/readyz`)).toEqual({ status: 200, body: { status: 'ready' } });
@@ -119,13 +125,7 @@ describe('natsBus on a 3-node cluster: replicas, visible outages', () => {
     const statuses: BusHealth[] = [];
     const bus = clusterBus({ replicas: 1, unavailableAfterMs: 2_000, onStatus: (status) => statuses.push(status) });
     await bus.deploymentId?.();
-    const worker = startWorkerBin('support/worker-bin-agents.ts', {
-      NATS_URL: cluster.urls.join(','),
-      INTERLUDE_QUEUE: 'cluster_ops',
-      POSTGRES_URL: inject('postgresUrl'),
-      LEDGER_SCHEMA: ledger.schema,
-    });
-    workers.push(worker);
+    const worker = clusterWorker();
     const readyz = `${await worker.healthUrl()}/readyz`;
     await worker.waitForLine(/^interlude-worker: ready: /, 60_000);
     const leader = (await streamPlacement()).get(EVENTS_STREAM)?.leader;
