@@ -2,6 +2,7 @@ import {
   type AnyActorScope,
   type AnyMachineSnapshot,
   type AnyStateMachine,
+  type AnyStateNode,
   createEmptyActor,
   type EventFrom,
   type EventObject,
@@ -58,9 +59,15 @@ const STOP_CHILD = 'xstate.stopChild';
  * sent events: any other built-in action is refused as an error rather than skipped.
  */
 export function createMachineDriver<Scope, Machine extends AnyStateMachine>(
-  machine: Machine,
+  definition: Machine,
   implementations: DriverImplementations<Scope>,
 ): MachineDriver<Scope, Machine> {
+  const invocations = invocationsOf(definition.root);
+  // Without an implementation behind an invoked name, XState builds no child actor for it (an
+  // actor per call, never started here); the driver computes its input from the definition.
+  const machine = definition.provide({
+    actors: Object.fromEntries([...invocations.values()].map(({ src }) => [src, undefined])),
+  } as never) as Machine;
   // A step runs synchronously, so the run it belongs to is known while XState calls back.
   let current: DrivenRun<Scope> | undefined;
   const self = createEmptyActor();
@@ -76,9 +83,13 @@ export function createMachineDriver<Scope, Machine extends AnyStateMachine>(
     actionExecutor: (action: ExecutableActionObject) => {
       const run = current as DrivenRun<Scope>;
       if (action.type === SPAWN) {
-        const { id, src, input } = action.params as { id: string; src: unknown; input: unknown };
-        if (typeof src !== 'string') throw new Error(`The driven machine invoked an unnamed actor (${id})`);
-        run.invocation = { id, src, input };
+        const { id } = action.params as { id: string };
+        const invocation = invocations.get(id);
+        if (invocation === undefined) throw new Error(`The driven machine invoked an unnamed actor (${id})`);
+        const { context, event } = action.info;
+        const input =
+          typeof invocation.input === 'function' ? invocation.input({ context, event, self }) : invocation.input;
+        run.invocation = { id, src: invocation.src, input };
         return;
       }
       if (action.type === STOP_CHILD) return;
@@ -143,4 +154,21 @@ export function createMachineDriver<Scope, Machine extends AnyStateMachine>(
       );
     },
   };
+}
+
+interface InvocationDefinition {
+  src: string;
+  input: unknown;
+}
+
+/** Every `invoke` of the machine by its id, with the actor's name and its input (a value or a function). */
+function invocationsOf(node: AnyStateNode, found = new Map<string, InvocationDefinition>()) {
+  for (const invocation of node.invoke) {
+    if (typeof invocation.src !== 'string' || invocation.src.startsWith('xstate.invoke.')) {
+      throw new Error(`The machine driver runs named actors only: ${invocation.id} is inline`);
+    }
+    found.set(invocation.id, { src: invocation.src, input: invocation.input });
+  }
+  for (const child of Object.values(node.states)) invocationsOf(child as AnyStateNode, found);
+  return found;
 }
