@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isOpenAIChatResponse } from './is-openai-chat-response.js';
-import { openaiChatResponseSchema } from './openai-chat-api.js';
+import { isOpenAIChatAssistantMessage, isOpenAIChatResponse } from './is-openai-chat-response.js';
+import { openaiChatAssistantMessageSchema, openaiChatResponseSchema } from './openai-chat-api.js';
 
 const fixtures = readdirSync(new URL('./__fixtures__/', import.meta.url))
   .filter((name) => name.endsWith('.json'))
@@ -93,5 +93,26 @@ describe('the plain chat completion check', () => {
     // Both verdicts occur: the mutations reach both sides of the check.
     expect(accepted).toBeGreaterThan(100);
     expect(refused).toBeGreaterThan(300);
+  });
+
+  it('reads a stored assistant turn as zod would, over every single-field mutation of each recorded message', () => {
+    const messages = fixtures.map((body) => ((body['choices'] as Json[])[0] as Json)['message'] as Json);
+    const mutations = messages.flatMap((message) => {
+      const call = ((message['tool_calls'] as Json[] | undefined) ?? [])[0] ?? { id: 'c', function: {} };
+      return hostileValues.flatMap((value) => [
+        ...['role', 'content', 'tool_calls'].map((key) => replace(message, key, value)),
+        { ...message, tool_calls: [value] },
+        ...['id', 'type', 'function'].map((key) => ({ ...message, tool_calls: [replace(call, key, value)] })),
+      ]);
+    });
+    let accepted = 0;
+    for (const candidate of [...messages, ...mutations]) {
+      const zodAccepts = openaiChatAssistantMessageSchema.safeParse(candidate).success;
+      const plainAccepts = isOpenAIChatAssistantMessage(candidate);
+      if (plainAccepts && !zodAccepts) throw new Error(`accepted what zod refuses: ${JSON.stringify(candidate)}`);
+      if (plainAccepts) accepted += 1;
+    }
+    expect(messages.every(isOpenAIChatAssistantMessage)).toBe(true);
+    expect(accepted).toBeGreaterThan(40);
   });
 });

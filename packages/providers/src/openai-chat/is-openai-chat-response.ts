@@ -1,4 +1,4 @@
-import type { OpenAIChatResponse } from './openai-chat-api.js';
+import type { OpenAIChatAssistantMessage, OpenAIChatResponse } from './openai-chat-api.js';
 
 /**
  * True only for a body `openaiChatResponseSchema` accepts, checked by hand. In a real process,
@@ -13,6 +13,16 @@ export function isOpenAIChatResponse(body: unknown): body is OpenAIChatResponse 
   if (!isOptionalString(id) || !isOptionalString(model)) return false;
   if (!Array.isArray(choices) || choices.length === 0 || !choices.every(isChoice)) return false;
   return usage === undefined || usage === null || isUsage(usage);
+}
+
+/**
+ * True only for a stored assistant message `openaiChatAssistantMessageSchema` accepts: how a
+ * resume reads its paused turn's calls back without zod (the same reasons, the same rule).
+ */
+export function isOpenAIChatAssistantMessage(message: unknown): message is OpenAIChatAssistantMessage {
+  if (!isRecord(message) || message['role'] !== 'assistant' || !isNullishString(message['content'])) return false;
+  const toolCalls = message['tool_calls'];
+  return toolCalls === undefined || (Array.isArray(toolCalls) && toolCalls.every(isToolCall));
 }
 
 function isChoice(choice: unknown): boolean {
