@@ -16,19 +16,18 @@ export type CheckpointState = Checkpoint &
 /** The checkpoint with its defaults filled in; `claim_slot` 0 only for version 3 (version 1 has none). */
 export function withCheckpointDefaults(checkpoint: Checkpoint): CheckpointState {
   const completed: Record<string, CompletedResult> = {};
-  for (const [callId, stored] of Object.entries(checkpoint.completed_results)) {
+  for (const callId of Object.keys(checkpoint.completed_results)) {
+    const stored = checkpoint.completed_results[callId] as Checkpoint['completed_results'][string];
     completed[callId] = { tool_name: stored.tool_name, result: stored.result, is_error: stored.is_error ?? false };
   }
-  return {
-    ...checkpoint,
-    tool_choice_cleared: checkpoint.tool_choice_cleared ?? false,
-    tool_call_turn_size: checkpoint.tool_call_turn_size ?? 1,
-    completed_results: completed,
-    approval_tool_calls: checkpoint.approval_tool_calls ?? [],
-    approved_tool_calls: checkpoint.approved_tool_calls ?? [],
-    mcp_tool_calls: checkpoint.mcp_tool_calls ?? [],
-    ...(checkpoint.version >= 3 && { claim_slot: checkpoint.claim_slot ?? 0 }),
-  };
+  const state = { ...checkpoint, completed_results: completed } as CheckpointState;
+  state.tool_choice_cleared ??= false;
+  state.tool_call_turn_size ??= 1;
+  state.approval_tool_calls ??= [];
+  state.approved_tool_calls ??= [];
+  state.mcp_tool_calls ??= [];
+  if (checkpoint.version >= 3) state.claim_slot ??= 0;
+  return state;
 }
 
 /**
