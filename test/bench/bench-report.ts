@@ -3,6 +3,7 @@ import type { CycleOverheadResult } from './cycle-overhead.js';
 import type { ThroughputResult } from './nats-throughput.js';
 import type { PausedMemoryResult } from './paused-memory.js';
 import { formatTable, verdict } from './report-table.js';
+import type { SetupCostResult } from './setup-cost.js';
 
 /** Everything one `pnpm bench` run measured, as written to `test/bench/results.json`. */
 export interface BenchResults {
@@ -13,6 +14,7 @@ export interface BenchResults {
   checkpointSize?: CheckpointSizeResult;
   throughput?: ThroughputResult;
   pausedMemory?: PausedMemoryResult;
+  setupCost?: SetupCostResult;
   /** Wrong scenario results (or a benchmark that could not run): the command exits 1 when any. */
   failures: { benchmark: string; message: string }[];
 }
@@ -96,6 +98,11 @@ ${formatTable(['paused', 'RSS MiB', 'heap MiB'], rows)}
 heap ${result.heapRatio}× and RSS ${result.rssRatio}× the warm sample, ${result.heapBytesPerPaused} B of heap per paused generation → ${verdict(result.met, 'heap ≤ 1.1×')}`;
 }
 
+function setupSection(result: SetupCostResult): string {
+  return `5. Building the refund agent afresh (provider, tools, defineAgent), ${result.builds} builds interleaved with the bare loop's setup
+median ${result.interludeMicroseconds} µs against ${result.bareMicroseconds} µs: ${result.ratio.toFixed(2)}× → ${verdict(result.met, `≤ ${result.goal}×`)}`;
+}
+
 /** The human-readable table `pnpm bench` prints. */
 export function formatReport(results: BenchResults): string {
   const sections: string[] = [];
@@ -103,6 +110,7 @@ export function formatReport(results: BenchResults): string {
   if (results.checkpointSize) sections.push(checkpointSection(results.checkpointSize));
   if (results.throughput) sections.push(throughputSection(results.throughput));
   if (results.pausedMemory) sections.push(memorySection(results.pausedMemory));
+  if (results.setupCost) sections.push(setupSection(results.setupCost));
   for (const failure of results.failures) sections.push(`WRONG RESULT in ${failure.benchmark}: ${failure.message}`);
   return sections.join('\n\n');
 }
