@@ -14,20 +14,25 @@ export interface CycleVariant {
   name: string;
   cycle(ticketId: number): Promise<void>;
   close(): Promise<void>;
+  /** Bytes of what the last cycle kept while it waited for the person (its checkpoint, its saved state). */
+  pausedBytes?: number;
 }
 
 /** The hand-written loop on the bare `openai` SDK: the baseline every ratio divides by. */
 export function bareSdkVariant(baseURL: string): CycleVariant {
   const loop = createBareSdkLoop(baseURL);
   const name = 'bare openai SDK loop';
-  return {
+  const variant: CycleVariant = {
     name,
     async cycle(ticketId) {
       const before = { ...loop.work.runs };
-      expectBareCycle(name, loop.work, before, await loop.cycle(ticketId));
+      const cycle = await loop.cycle(ticketId);
+      variant.pausedBytes = cycle.pausedBytes;
+      expectBareCycle(name, loop.work, before, cycle);
     },
     async close() {},
   };
+  return variant;
 }
 
 /**
@@ -37,7 +42,7 @@ export function bareSdkVariant(baseURL: string): CycleVariant {
  */
 function interludeVariant(name: string, runtime: Runtime, baseURL: string, afterCycle?: () => void): CycleVariant {
   const { agent, work } = defineChatRefundAgent(runtime, baseURL);
-  return {
+  const variant: CycleVariant = {
     name,
     async cycle(ticketId) {
       const before = { ...work.runs };
@@ -50,6 +55,7 @@ function interludeVariant(name: string, runtime: Runtime, baseURL: string, after
       expectScenario(request?.prompt === REFUND_PROMPT, `${name}: asked ${JSON.stringify(request?.prompt)}`);
       expectScenario(work.runs.issue_refund === before.issue_refund, `${name}: the refund ran before its approval`);
       const saved = JSON.stringify(paused.checkpoint);
+      variant.pausedBytes = Buffer.byteLength(saved);
       const done = await generation(agent, ticketId).resumeNow({
         checkpoint: JSON.parse(saved),
         answers: { [request.toolCallId as string]: true },
@@ -64,6 +70,7 @@ function interludeVariant(name: string, runtime: Runtime, baseURL: string, after
       await runtime.close();
     },
   };
+  return variant;
 }
 
 function generation(agent: AgentBase, ticketId: number) {
@@ -93,11 +100,10 @@ export function interludeNatsVariant(baseURL: string, servers: string, codec?: P
     expectScenario(tracing.openSpanNames().length === 0, `NATS + OTel: spans left open: ${tracing.openSpanNames()}`);
     tracing.reset();
   });
-  return {
-    ...variant,
-    async close() {
-      await variant.close();
-      await tracing.shutdown();
-    },
+  const close = variant.close;
+  variant.close = async () => {
+    await close();
+    await tracing.shutdown();
   };
+  return variant;
 }

@@ -14,6 +14,7 @@ import { runClusterReplicas } from './cluster-replicas.js';
 import { runCycleOverhead } from './cycle-overhead.js';
 import { runNatsThroughput } from './nats-throughput.js';
 import { runPausedMemory } from './paused-memory.js';
+import { runSetupCost } from './setup-cost.js';
 import { startWireServerProcess } from './wire-server-process.js';
 
 // One deployment's key for this process and the workers it starts (a runtime on NATS needs one).
@@ -48,6 +49,9 @@ try {
   });
   await attempt('checkpoint', async () => {
     results.checkpointSize = await runCheckpointSize(config, wire.baseURL);
+  });
+  await attempt('setup', async () => {
+    results.setupCost = runSetupCost(config, wire.baseURL);
   });
 } finally {
   await wire.stop();

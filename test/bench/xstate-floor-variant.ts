@@ -1,4 +1,6 @@
-import { assign, createActor, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
+// The driver is core's, not public API: the floor runs on exactly what Interlude runs on.
+import { createMachineDriver, type MachineDriver } from '../../packages/core/src/generation/machine-driver.js';
 import { type BareResumedTurn, type BareTurn, createBareSteps } from './bare-sdk-loop.js';
 import type { CycleVariant } from './cycle-variants.js';
 import { expectBareCycle } from './expect-bare-cycle.js';
@@ -17,8 +19,9 @@ type FloorEvent = { type: 'RESUME'; approved: boolean };
 /**
  * The bare loop driven by an XState machine of the generation machine's shape (see ARCHITECTURE.md:
  * `running` with `calling_model` and `running_tools`, `awaiting_input`, `resuming`, `done`), built
- * the way Interlude builds its own: named actors, one assign per step, a model response routed on
- * the transition that folds it in, and a resume restored at `awaiting_input`. It has no event log,
+ * and run the way Interlude builds and runs its own: named actors, one assign per step, a model
+ * response routed on the transition that folds it in, a resume restored at `awaiting_input`, all
+ * driven by core's machine driver. It has no event log,
  * no checkpoint, no validation: what is left of the design's cost when Interlude's own code is
  * taken away. A floor to read the goals against, not a goal.
  */
@@ -90,49 +93,53 @@ function floorMachine(steps: ReturnType<typeof createBareSteps>) {
 }
 
 /**
- * Starts an actor of the floor machine and resolves at its next stop (paused or done). A resume
+ * Runs the floor machine to its next stop (paused or done) with the driver Interlude's own
+ * machine runs on (`machine.transition()` on one reused actor scope, no actor per run). A resume
  * starts restored at `awaiting_input`, as Interlude's does.
  */
 function runToStop(
   machine: ReturnType<typeof floorMachine>,
+  driver: MachineDriver<undefined, ReturnType<typeof floorMachine>>,
   input: FloorContext,
   approved?: boolean,
 ): Promise<FloorContext> {
-  const snapshot =
-    approved === undefined ? undefined : machine.resolveState({ value: 'awaiting_input', context: input });
-  const actor = createActor(machine, { input, ...(snapshot && { snapshot }) });
-  return new Promise((resolve, reject) => {
-    let passedStart = approved === undefined;
-    actor.subscribe({
-      next(snapshot) {
-        if (!passedStart) {
-          passedStart = snapshot.value !== 'awaiting_input';
-          if (!passedStart) return;
-        }
-        if (snapshot.status === 'done' || snapshot.value === 'awaiting_input') {
-          actor.stop();
-          resolve(snapshot.context);
-        }
-      },
-      error: reject,
-    });
-    actor.start();
-    if (approved !== undefined) actor.send({ type: 'RESUME', approved });
-  });
+  const isPaused = (snapshot: { value: unknown }) => snapshot.value === 'awaiting_input';
+  const stopped =
+    approved === undefined
+      ? driver.start(undefined, input, isPaused)
+      : driver.send(
+          undefined,
+          machine.resolveState({ value: 'awaiting_input', context: input }),
+          { type: 'RESUME', approved },
+          isPaused,
+        );
+  return stopped.then((snapshot) => snapshot.context);
 }
 
 export function xstateFloorVariant(baseURL: string): CycleVariant {
   const steps = createBareSteps(baseURL);
   const machine = floorMachine(steps);
+  const driver = createMachineDriver<undefined, typeof machine>(machine, {
+    actors: {
+      callModel: async (_scope: undefined, input: FloorContext) =>
+        input.resumed === undefined
+          ? { turn: await steps.firstCall(input.ticketId) }
+          : { text: await steps.finalCall(input.resumed) },
+      runTools: async (_scope: undefined, input: BareTurn) => steps.pauseTools(input),
+      resumeTools: async (_scope: undefined, input: { saved: string; approved: boolean }) =>
+        steps.resumeTools(input.saved, input.approved),
+    },
+    actions: {},
+  });
   const empty = { turn: undefined, resumed: undefined, saved: undefined, prompt: '', text: undefined };
   const name = 'floor: bare loop in XState';
   return {
     name,
     async cycle(ticketId) {
       const before = { ...steps.work.runs };
-      const paused = await runToStop(machine, { ...empty, ticketId });
+      const paused = await runToStop(machine, driver, { ...empty, ticketId });
       const saved = JSON.stringify(paused.saved);
-      const done = await runToStop(machine, { ...empty, ticketId, saved: JSON.parse(saved) }, true);
+      const done = await runToStop(machine, driver, { ...empty, ticketId, saved: JSON.parse(saved) }, true);
       expectBareCycle(name, steps.work, before, { prompt: paused.prompt, text: done.text ?? '' });
     },
     async close() {},

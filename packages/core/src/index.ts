@@ -50,7 +50,9 @@ export {
   type CompletedResult,
   orderCheckpoint,
   READABLE_CHECKPOINT_VERSIONS,
+  type StoredResult,
 } from './checkpoint/checkpoint.js';
+export { type CheckpointState, withCheckpointDefaults } from './checkpoint/checkpoint-defaults.js';
 export { rebuildCheckpoint } from './checkpoint/rebuild-checkpoint.js';
 export {
   type CheckpointExpectations,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkpointShape, hasCheckpointShape } from './checkpoint-shape.js';
 
 const read = (name: string) => JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
-const corpus = [read('v1-refund.json'), read('v2-claim-slot-refund.json')];
+const corpus = [read('v1-refund.json'), read('v2-claim-slot-refund.json'), read('v3-signed-refund.json')];
 
 /** Values a client or a bad store could put anywhere: wrong types, edge numbers, odd objects. */
 const hostileValues: unknown[] = [

@@ -14,7 +14,10 @@ const inputRequestShape = z
     message: 'a choice request needs its options',
   });
 
-/** Every field's type, with readable messages for a checkpoint that is malformed. */
+/**
+ * Every field's type, with readable messages for a checkpoint that is malformed. The fields version
+ * 3 leaves out at their default are optional (`withCheckpointDefaults` fills them in).
+ */
 export const checkpointShape = z.object({
   version: z.number(),
   service: z.string(),
@@ -22,17 +25,17 @@ export const checkpointShape = z.object({
   model: z.string(),
   action_name: z.string(),
   tool_turns: z.number().int().nonnegative(),
-  tool_choice_cleared: z.boolean(),
+  tool_choice_cleared: z.boolean().optional(),
   messages: z.array(z.unknown()),
-  tool_call_turn_size: z.number().int(),
+  tool_call_turn_size: z.number().int().optional(),
   completed_results: z.record(
     z.string(),
-    z.object({ tool_name: z.string(), result: z.unknown(), is_error: z.boolean() }),
+    z.object({ tool_name: z.string(), result: z.unknown(), is_error: z.boolean().optional() }),
   ),
   input_requests: z.array(inputRequestShape),
-  approval_tool_calls: z.array(z.string()),
-  approved_tool_calls: z.array(z.string()),
-  mcp_tool_calls: z.array(z.string()),
+  approval_tool_calls: z.array(z.string()).optional(),
+  approved_tool_calls: z.array(z.string()).optional(),
+  mcp_tool_calls: z.array(z.string()).optional(),
   agent: z.string(),
   generation_id: z.string().min(1),
   claim_slot: z.number().int().nonnegative().optional(),
@@ -58,15 +61,15 @@ export function hasCheckpointShape(value: unknown): value is Checkpoint {
     Number.isFinite(checkpoint.version) &&
     areStrings(checkpoint.service, checkpoint.provider, checkpoint.model, checkpoint.action_name, checkpoint.agent) &&
     isCount(checkpoint.tool_turns) &&
-    typeof checkpoint.tool_choice_cleared === 'boolean' &&
+    (checkpoint.tool_choice_cleared === undefined || typeof checkpoint.tool_choice_cleared === 'boolean') &&
     Array.isArray(checkpoint.messages) &&
-    Number.isSafeInteger(checkpoint.tool_call_turn_size) &&
+    (checkpoint.tool_call_turn_size === undefined || Number.isSafeInteger(checkpoint.tool_call_turn_size)) &&
     isCompletedResults(checkpoint.completed_results) &&
     Array.isArray(checkpoint.input_requests) &&
     checkpoint.input_requests.every(isInputRequest) &&
-    isStringList(checkpoint.approval_tool_calls) &&
-    isStringList(checkpoint.approved_tool_calls) &&
-    isStringList(checkpoint.mcp_tool_calls) &&
+    isOptionalStringList(checkpoint.approval_tool_calls) &&
+    isOptionalStringList(checkpoint.approved_tool_calls) &&
+    isOptionalStringList(checkpoint.mcp_tool_calls) &&
     typeof checkpoint.generation_id === 'string' &&
     checkpoint.generation_id.length > 0 &&
     (checkpoint.claim_slot === undefined || isCount(checkpoint.claim_slot)) &&
@@ -98,7 +101,8 @@ function isCompletedResults(value: unknown): boolean {
     if (!isPlainRecord(result)) return false;
     // zod refuses a result that is missing (`z.unknown()` keys are not optional in an object).
     const { tool_name, result: value, is_error } = result as Record<string, unknown>;
-    if (typeof tool_name !== 'string' || value === undefined || typeof is_error !== 'boolean') return false;
+    if (typeof tool_name !== 'string' || value === undefined) return false;
+    if (is_error !== undefined && typeof is_error !== 'boolean') return false;
   }
   return true;
 }
@@ -116,6 +120,10 @@ function isPlainRecord(value: unknown): boolean {
 
 function areStrings(...values: unknown[]): boolean {
   return values.every((value) => typeof value === 'string');
+}
+
+function isOptionalStringList(value: unknown): boolean {
+  return value === undefined || isStringList(value);
 }
 
 function isStringList(value: unknown): boolean {

@@ -2,44 +2,50 @@ import type { InputRequestJSON } from '../input-request/input-request.js';
 import type { ProviderMessage } from '../provider/provider-adapter.js';
 import { canonicalJson } from '../trust/canonical-json.js';
 
-/** The version this release writes. It reads version 1 too (see `verifyCheckpointSignature`). */
-export const CHECKPOINT_VERSION = 2;
+/** The version this release writes. It reads versions 1 and 2 too (see `verifyCheckpointSignature`). */
+export const CHECKPOINT_VERSION = 3;
 /** Every version this release resumes. */
-export const READABLE_CHECKPOINT_VERSIONS: readonly number[] = [1, 2];
+export const READABLE_CHECKPOINT_VERSIONS: readonly number[] = [1, 2, 3];
 
 /**
  * The machine context of a paused generation, as plain snake_case JSON, keys written in one
  * order so every writer agrees byte for byte. It never holds a secret answer. A signed one is a
  * capability: it lets whoever holds it resume exactly this pause, with these params, in this
  * deployment, until it expires.
+ *
+ * Version 3 leaves out what holds its default (`checkpoint-defaults.ts`): `tool_choice_cleared`
+ * false, `tool_call_turn_size` 1, empty call lists, `claim_slot` 0 and a result's `is_error` false;
+ * its signature is base64url rather than hex. Read it through `withCheckpointDefaults`.
  */
 export interface Checkpoint {
-  version: 1 | 2;
+  version: 1 | 2 | 3;
   service: string;
   provider: string;
   model: string;
   action_name: string;
   tool_turns: number;
-  tool_choice_cleared: boolean;
+  /** Left out of version 3 when false. */
+  tool_choice_cleared?: boolean;
   /** Provider-native, without the messages derived from instructions. */
   messages: ProviderMessage[];
-  /** How many trailing items of `messages` make up the paused tool-call turn. */
-  tool_call_turn_size: number;
+  /** How many trailing items of `messages` make up the paused tool-call turn (left out of version 3 when 1). */
+  tool_call_turn_size?: number;
   /** Results of the paused turn's calls that already ran, by tool call id. */
-  completed_results: Record<string, CompletedResult>;
+  completed_results: Record<string, StoredResult>;
   input_requests: InputRequestJSON[];
-  /** Calls paused on an approval gate. */
-  approval_tool_calls: string[];
+  /** Calls paused on an approval gate (this list and the next two are left out of version 3 when empty). */
+  approval_tool_calls?: string[];
   /** Gated calls already approved: they run without being gated again. */
-  approved_tool_calls: string[];
+  approved_tool_calls?: string[];
   /** Paused calls that go to an MCP server. */
-  mcp_tool_calls: string[];
+  mcp_tool_calls?: string[];
   agent: string;
   generation_id: string;
   /**
    * The claim-log slot a resume of this checkpoint must claim: taken by anyone else, the
-   * checkpoint was resumed already (or its run was taken over), for good. Every checkpoint this
-   * release writes has one; one without (version 1) is claimed by its digest instead.
+   * checkpoint was resumed already (or its run was taken over), for good. Every checkpoint since
+   * version 2 has one (version 3 leaves slot 0 out); one without (version 1) is claimed by its
+   * digest instead.
    */
   claim_slot?: number;
   traceparent?: string;
@@ -51,7 +57,8 @@ export interface Checkpoint {
   key_id?: string;
   /**
    * HMAC-SHA256 over the RFC 8785 canonical JSON of the rest of the checkpoint and the action's
-   * params (version 1: over the rest, keys in this order, params not covered).
+   * params (version 1: over the rest, keys in this order, params not covered): base64url in
+   * version 3, hex before.
    */
   signature?: string;
 }
@@ -61,6 +68,9 @@ export interface CompletedResult {
   result: unknown;
   is_error: boolean;
 }
+
+/** A completed result as a checkpoint stores it: version 3 leaves `is_error` out when false. */
+export type StoredResult = Omit<CompletedResult, 'is_error'> & { is_error?: boolean };
 
 /** Keys in their written order; `orderCheckpoint` uses it so every writer agrees byte for byte. */
 export const CHECKPOINT_KEYS = [

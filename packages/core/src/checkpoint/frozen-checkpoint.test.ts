@@ -9,19 +9,22 @@ import { CHECKPOINT_KEYS } from './checkpoint.js';
 
 const V1_KEY = 'frozen-corpus-key-v1-0123456789';
 const V2_KEY = 'frozen-corpus-key-v2-0123456789';
+const V3_KEY = 'frozen-corpus-key-v3-0123456789';
 const NEW_KEY = 'a-key-rotated-in-after-the-corpus';
 
 /**
  * Checkpoints written by released versions, each with the runtime that may resume it: read only,
  * never regenerated. An unsigned version 1 checkpoint resumes only where signing is off; a signed
  * one verifies as version 1 signed it (params not covered); version 2 covers params and audience,
- * and from this release on names the claim-log slot its resume claims (`claim_slot`).
+ * and later names the claim-log slot its resume claims (`claim_slot`); version 3 leaves out every
+ * field at its default (slot 0 among them) and writes its signature in base64url.
  */
 const corpus: { name: string; runtime: RuntimeOptions }[] = [
   { name: 'v1-refund.json', runtime: { checkpointKey: false } },
   { name: 'v1-signed-refund.json', runtime: { checkpointKey: [NEW_KEY, V1_KEY] } },
   { name: 'v2-signed-refund.json', runtime: { checkpointKey: [NEW_KEY, V2_KEY], audience: 'frozen-corpus' } },
   { name: 'v2-claim-slot-refund.json', runtime: { checkpointKey: [NEW_KEY, V2_KEY], audience: 'frozen-corpus' } },
+  { name: 'v3-signed-refund.json', runtime: { checkpointKey: [NEW_KEY, V3_KEY], audience: 'frozen-corpus' } },
 ];
 
 async function load(name: string): Promise<Checkpoint> {
@@ -90,6 +93,17 @@ describe('the frozen checkpoint corpus', () => {
   it('a signed version 1 checkpoint is refused once its key is rotated out', async () => {
     const checkpoint = await load('v1-signed-refund.json');
     expect(await resume(checkpoint, { checkpointKey: NEW_KEY })).toMatchObject({ outcome: 'bad_signature' });
+  });
+
+  it('version 3 is signed as written: its defaults written out, or its signature in hex, are refused', async () => {
+    const checkpoint = await load('v3-signed-refund.json');
+    const runtime = { checkpointKey: V3_KEY, audience: 'frozen-corpus' };
+    const spelledOut = { ...checkpoint, approval_tool_calls: [], claim_slot: 0 };
+    const hex = { ...checkpoint, signature: Buffer.from(checkpoint.signature as string, 'base64url').toString('hex') };
+
+    expect((await resume(reordered(checkpoint), runtime)).outcome).toBe('I refunded $30 on order 42.');
+    expect((await resume(spelledOut, runtime)).outcome).toBe('bad_signature');
+    expect((await resume(hex, runtime)).outcome).toBe('bad_signature');
   });
 
   it('version 2 resumes with its keys in any order (RFC 8785), and refuses other params, a deployment or a key', async () => {

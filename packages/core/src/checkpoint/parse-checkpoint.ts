@@ -22,7 +22,7 @@ export function assertCheckpointVersion(value: unknown): asserts value is Checkp
   if (!READABLE_CHECKPOINT_VERSIONS.includes(version as number)) {
     throw new ResumeError(
       'unsupported_version',
-      `Checkpoint version ${quoteValue(version)} is not supported (this release reads versions ${READABLE_CHECKPOINT_VERSIONS.join(' and ')}, and writes ${CHECKPOINT_VERSION})`,
+      `Checkpoint version ${quoteValue(version)} is not supported (this release reads versions ${READABLE_CHECKPOINT_VERSIONS.join(', ')}, and writes ${CHECKPOINT_VERSION})`,
     );
   }
 }

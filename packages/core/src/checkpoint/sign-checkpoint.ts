@@ -2,6 +2,7 @@ import { ResumeError } from '../errors/resume-error.js';
 import { canonicalJson } from '../trust/canonical-json.js';
 import { type CheckpointKeys, createCheckpointKeys } from '../trust/checkpoint-keys.js';
 import { type Checkpoint, canonicalUnsigned, orderCheckpoint } from './checkpoint.js';
+import { omitCheckpointDefaults } from './checkpoint-defaults.js';
 
 /** Keys as a runtime holds them, or as given by hand (one key, or several). */
 export type KeysLike = CheckpointKeys | string | readonly string[];
@@ -36,7 +37,8 @@ export interface CheckpointExpectations {
  * returned in order, unsigned.
  */
 export function signCheckpoint(checkpoint: Checkpoint, signing: CheckpointSigning | undefined): Checkpoint {
-  const { signature: _signature, key_id: _keyId, ...rest } = checkpoint;
+  const { signature: _signature, key_id: _keyId, ...written } = checkpoint;
+  const rest = written.version >= 3 ? omitCheckpointDefaults(written as Checkpoint) : written;
   if (signing === undefined) return orderCheckpoint(rest as Checkpoint);
   const keys = toKeys(signing.keys);
   if (checkpoint.version === 1) {
@@ -50,7 +52,12 @@ export function signCheckpoint(checkpoint: Checkpoint, signing: CheckpointSignin
     ...(signing.expiresAt !== undefined && { expires_at: signing.expiresAt }),
     key_id: keys.signingKeyId,
   } as Checkpoint);
-  return { ...unsigned, signature: keys.sign('checkpoint', signedContent(canonicalOf(unsigned), signing.params)) };
+  const signature = keys.sign('checkpoint', signedContent(canonicalOf(unsigned), signing.params));
+  // Version 3 writes the HMAC in base64url: 43 characters instead of 64.
+  return {
+    ...unsigned,
+    signature: unsigned.version >= 3 ? Buffer.from(signature, 'hex').toString('base64url') : signature,
+  };
 }
 
 /**
@@ -116,13 +123,19 @@ function verifyVersion2(checkpoint: Checkpoint, keys: CheckpointKeys, params: un
     );
   }
   const unsigned = canonicalOf(checkpoint);
-  if (!keys.verify('checkpoint', signedContent(unsigned, params), keyId, signature)) {
+  const hex = checkpoint.version >= 3 ? hexOfBase64url(signature) : signature;
+  if (!keys.verify('checkpoint', signedContent(unsigned, params), keyId, hex)) {
     throw new ResumeError(
       'bad_signature',
       'The checkpoint signature does not match: it was altered, or is resumed with other params than it was taken with',
     );
   }
   return unsigned;
+}
+
+/** A version 3 signature as the keys compare it; anything but 43 base64url characters is no signature. */
+function hexOfBase64url(signature: string): string {
+  return /^[A-Za-z0-9_-]{43}$/.test(signature) ? Buffer.from(signature, 'base64url').toString('hex') : '';
 }
 
 function verifyVersion1(checkpoint: Checkpoint, keys: CheckpointKeys): void {

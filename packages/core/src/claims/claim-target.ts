@@ -5,11 +5,16 @@ import { runKeyOf } from '../generation/resume-context.js';
 import { type Acquired, acquireRun } from './acquire-run.js';
 
 /**
- * The slot a resume of `checkpoint` claims: its `claim_slot`, or, for a checkpoint without one
- * (version 1), a slot named after its digest. `canonical` is its canonical form (`canonicalCheckpoint`).
+ * The slot a resume of `checkpoint` claims: its `claim_slot` (0 when a version 3 checkpoint leaves
+ * it out), or, for a checkpoint without one (version 1, early version 2), a slot named after its
+ * digest. `canonical` is its canonical form (`canonicalCheckpoint`).
  */
 export function claimSlotOf(checkpoint: Checkpoint, canonical: string): ClaimSlot {
-  return checkpoint.claim_slot ?? `digest_${runKeyOf(canonical)}`;
+  return namedSlotOf(checkpoint) ?? `digest_${runKeyOf(canonical)}`;
+}
+
+function namedSlotOf(checkpoint: Checkpoint): number | undefined {
+  return checkpoint.version >= 3 ? (checkpoint.claim_slot ?? 0) : checkpoint.claim_slot;
 }
 
 /**
@@ -24,7 +29,7 @@ export async function claimCheckpoint(
   canonical: string,
   request: { mode: 'job' | 'in_process'; claimant?: string },
 ): Promise<Acquired> {
-  if (checkpoint.claim_slot === undefined) {
+  if (namedSlotOf(checkpoint) === undefined) {
     const stored = await bus.checkpoints.load(checkpoint.generation_id);
     if (stored !== undefined && canonicalCheckpoint(stored.checkpoint) !== canonical) {
       throw new ResumeError(

@@ -3,6 +3,7 @@ import type { ClaimRecord } from '../bus/bus.js';
 import { EVENT_VERSION, type EventData, type EventName, type GenerationEvent } from '../bus/events.js';
 import { epochOf } from '../bus/latest-epochs.js';
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
+import { withCheckpointDefaults } from '../checkpoint/checkpoint-defaults.js';
 import { eventIdOf } from '../generation/event-publisher.js';
 import { notifyInputRequest } from '../generation/notify-input-request.js';
 import { InputRequest } from '../input-request/input-request.js';
@@ -32,14 +33,17 @@ export async function settleStoppedRun(stopped: StoppedRun): Promise<void> {
   if (record.kind === 'finished' && record.holder !== '') await settleFinish(stopped);
 }
 
-async function settlePause(stopped: StoppedRun, checkpoint: Checkpoint): Promise<void> {
+async function settlePause(stopped: StoppedRun, written: Checkpoint): Promise<void> {
   const bus = stopped.agent.runtime.bus;
+  // Stored and sent as written (its signature covers that form); read with its defaults.
+  const checkpoint = withCheckpointDefaults(written);
   const slot = checkpoint.claim_slot;
   if (slot === undefined) return; // a job's pause always names its slot
   const stored = await bus.checkpoints.load(stopped.generationId);
-  const newer = (stored?.checkpoint.claim_slot ?? -1) >= slot;
+  const newer = ((stored && withCheckpointDefaults(stored.checkpoint).claim_slot) ?? -1) >= slot;
   const resumed = (await bus.claims.read(stopped.generationId, slot)) !== undefined;
-  if (!newer && !resumed) await bus.checkpoints.save(stopped.generationId, { checkpoint, params: stopped.params });
+  if (!newer && !resumed)
+    await bus.checkpoints.save(stopped.generationId, { checkpoint: written, params: stopped.params });
   const events = await runEvents(stopped);
   if (events.some((event) => event.event === 'input_requested')) return;
   await publish(stopped, events, 'input_requested', {
@@ -56,7 +60,7 @@ async function settlePause(stopped: StoppedRun, checkpoint: Checkpoint): Promise
   const requests = checkpoint.input_requests.map((request) => InputRequest.fromJSON(request));
   // A fresh generation's run is named `start`; any other run resumed a checkpoint.
   const resuming = stopped.run !== 'start';
-  await notifyInputRequest(stopped.agent, stopped.action, stopped.params, requests, checkpoint, resuming);
+  await notifyInputRequest(stopped.agent, stopped.action, stopped.params, requests, written, resuming);
 }
 
 async function settleFinish(stopped: StoppedRun): Promise<void> {

@@ -1,5 +1,6 @@
 import type { AgentBase } from '../agent/agent-types.js';
 import { type Checkpoint, canonicalCheckpoint } from '../checkpoint/checkpoint.js';
+import { type CheckpointState, withCheckpointDefaults } from '../checkpoint/checkpoint-defaults.js';
 import { assertCheckpointVersion, parseCheckpoint } from '../checkpoint/parse-checkpoint.js';
 import { canonicalOf, type KeysLike, verifyCheckpoint } from '../checkpoint/sign-checkpoint.js';
 import { ResumeError } from '../errors/resume-error.js';
@@ -8,7 +9,10 @@ import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../json/nesting-depth.js';
 import type { ProviderAdapter, ToolCall } from '../provider/provider-adapter.js';
 
 export interface CheckedResume {
+  /** As handed in: signed in this form, so this is what a job carries on to a worker. */
   checkpoint: Checkpoint;
+  /** The same with the defaults a version 3 checkpoint leaves out filled in: what the resume reads. */
+  state: CheckpointState;
   /** Its canonical form (`canonicalCheckpoint`): what claims compare and run keys hash. */
   canonical: string;
   answers: Map<string, unknown>;
@@ -91,14 +95,15 @@ export function checkResume(value: unknown, answers: unknown, expected: ResumeEx
       `The checkpoint was taken with model ${checkpoint.model}, not ${adapter.model}`,
     );
   }
-  const turnCalls = pausedTurnCalls(checkpoint, adapter);
-  checkTurnMatches(checkpoint, turnCalls);
-  const checkedAnswers = validateAnswers(checkpoint.input_requests, answers);
+  const state = withCheckpointDefaults(checkpoint);
+  const turnCalls = pausedTurnCalls(state, adapter);
+  checkTurnMatches(state, turnCalls);
+  const checkedAnswers = validateAnswers(state.input_requests, answers);
   const canonical = canonicalCheckpoint(checkpoint, unsigned ?? canonicalOf(checkpoint));
-  return { checkpoint, canonical, answers: checkedAnswers, turnCalls };
+  return { checkpoint, state, canonical, answers: checkedAnswers, turnCalls };
 }
 
-function pausedTurnCalls(checkpoint: Checkpoint, adapter: ProviderAdapter): ToolCall[] {
+function pausedTurnCalls(checkpoint: CheckpointState, adapter: ProviderAdapter): ToolCall[] {
   const size = checkpoint.tool_call_turn_size;
   if (size < 1 || size > checkpoint.messages.length) {
     throw new ResumeError('no_tool_call_turn', `The checkpoint has no tool-call turn (tool_call_turn_size ${size})`);
@@ -113,7 +118,7 @@ function pausedTurnCalls(checkpoint: Checkpoint, adapter: ProviderAdapter): Tool
   return calls;
 }
 
-function checkTurnMatches(checkpoint: Checkpoint, calls: ToolCall[]): void {
+function checkTurnMatches(checkpoint: CheckpointState, calls: ToolCall[]): void {
   const callIds = new Set(calls.map((call) => call.id));
   const accounted = new Set<string>();
   for (const callId of Object.keys(checkpoint.completed_results)) {

@@ -139,7 +139,7 @@ export class Generation {
   private async resume(input: ResumeInput, control: RunControl, stream?: StreamSink): Promise<GenerationResponse> {
     const prompt = this.prompt();
     // Serialized once, by the check: the run key hashes it (and a checkpoint without a slot is claimed by it).
-    const { checkpoint, canonical, answers: given, turnCalls } = await this.check(input);
+    const { checkpoint, state, canonical, answers: given, turnCalls } = await this.check(input);
     const answers = restoreSecretOptions(checkpoint, given);
     const bus = this.agent.runtime.bus;
     const run = runKeyOf(canonical);
@@ -158,7 +158,7 @@ export class Generation {
       start: {
         kind: 'resume',
         checkpoint,
-        context: contextFromCheckpoint(checkpoint, turnCalls, prompt, this.agent.provider),
+        context: contextFromCheckpoint(state, turnCalls, prompt, this.agent.provider),
         answers,
         run,
       },

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CHECKPOINT_KEYS } from '../checkpoint/checkpoint.js';
+import { CHECKPOINT_KEYS, type Checkpoint } from '../checkpoint/checkpoint.js';
+import { withCheckpointDefaults } from '../checkpoint/checkpoint-defaults.js';
 import { expectRebuildMatches, scriptedAgent, throughJson } from '../test-support/harness.js';
 import { createRefundScenario } from '../testing/refund-fixture.js';
 import type { StreamPart } from './generation-stream.js';
@@ -26,15 +27,34 @@ describe('the refund scenario', () => {
     ]);
     const checkpoint = throughJson(paused.checkpoint);
     expect(Object.keys(checkpoint ?? {})).toEqual(
-      // Signed by default (a random key per process), with its claim slot: no trace, no audience or expiry configured.
-      CHECKPOINT_KEYS.filter((key) => !['traceparent', 'audience', 'expires_at'].includes(key)),
+      // Signed by default (a random key per process): no trace, no audience or expiry configured,
+      // and version 3 leaves out what holds its default (claim slot 0, no gate, a one-message turn).
+      CHECKPOINT_KEYS.filter(
+        (key) =>
+          ![
+            'traceparent',
+            'audience',
+            'expires_at',
+            'tool_choice_cleared',
+            'tool_call_turn_size',
+            'approval_tool_calls',
+            'approved_tool_calls',
+            'mcp_tool_calls',
+            'claim_slot',
+          ].includes(key),
+      ),
     );
     expect(checkpoint?.completed_results).toEqual({
-      call_lookup: {
-        tool_name: 'lookup_order',
-        result: { order_id: 42, total: 120, status: 'delivered' },
-        is_error: false,
-      },
+      call_lookup: { tool_name: 'lookup_order', result: { order_id: 42, total: 120, status: 'delivered' } },
+    });
+    expect(withCheckpointDefaults(checkpoint as Checkpoint)).toMatchObject({
+      tool_choice_cleared: false,
+      tool_call_turn_size: 1,
+      approval_tool_calls: [],
+      approved_tool_calls: [],
+      mcp_tool_calls: [],
+      claim_slot: 0,
+      completed_results: { call_lookup: { is_error: false } },
     });
     await expectRebuildMatches(runtime, paused);
 
@@ -126,7 +146,7 @@ describe('the refund scenario', () => {
     const scenario = createRefundScenario();
     const { agent, runtime } = scriptedAgent(scenario.action, scenario.replies, { checkpointKey: key });
     const paused = await agent.handle({ ticketId: 42 }).generateNow();
-    expect(paused.checkpoint?.signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(paused.checkpoint?.signature).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(Object.keys(paused.checkpoint ?? {}).at(-1)).toBe('signature');
     expect(paused.checkpoint?.key_id).toBe(createHash('sha256').update(key).digest('hex').slice(0, 8));
     await expectRebuildMatches(runtime, paused);

@@ -1,12 +1,12 @@
 import { hash } from 'node:crypto';
 import type { ResolvedPrompt } from '../agent/action.js';
-import type { Checkpoint } from '../checkpoint/checkpoint.js';
+import type { CheckpointState } from '../checkpoint/checkpoint-defaults.js';
 import type { ProviderAdapter, ToolCall } from '../provider/provider-adapter.js';
 import { type GenerationContext, startingContext } from './generation-context.js';
 
 /** The machine context of a checked checkpoint, with the resumed action's limits. */
 export function contextFromCheckpoint(
-  checkpoint: Checkpoint,
+  checkpoint: CheckpointState,
   turnCalls: ToolCall[],
   prompt: ResolvedPrompt,
   adapter: ProviderAdapter,

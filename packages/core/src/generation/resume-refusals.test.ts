@@ -82,7 +82,7 @@ describe('resume refusals: each raises ResumeError before any tool runs or reque
     [
       'an unsupported version',
       'unsupported_version',
-      (c) => ({ checkpoint: { ...c, version: 3 }, answers: goodAnswers }),
+      (c) => ({ checkpoint: { ...c, version: 4 }, answers: goodAnswers }),
     ],
     [
       'a checkpoint nested 100,000 deep (before anything recursive reads it)',

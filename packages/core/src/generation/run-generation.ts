@@ -11,7 +11,7 @@ import { isPermanentFailure } from '../runtime/permanent-failure.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { toToolSpec } from '../tool/tool.js';
-import { createGenerationActor, type GenerationActor } from './bound-machine.js';
+import { runMachineToStop } from './bound-machine.js';
 import { createEventPublisher } from './event-publisher.js';
 import { type GenerationContext, startingContext } from './generation-context.js';
 import type { GenerationResponse } from './generation-response.js';
@@ -171,12 +171,7 @@ async function runToStop(
   };
   const { publisher, traceparent, usage } = scope;
 
-  const actor = createGenerationActor(initial, scope);
-  const stopped = waitForStop(actor, start.kind === 'resume');
-  actor.start();
-  if (start.kind === 'resume') actor.send({ type: 'RESUME', answers: start.answers, messages: initial.messages });
-  const snapshot = await stopped;
-  actor.stop();
+  const snapshot = await runMachineToStop(initial, scope, start.kind === 'resume' ? start.answers : undefined);
   const context = snapshot.context;
   await publisher.flush();
 
@@ -211,26 +206,6 @@ async function runToStop(
   }
   trace?.end({ status });
   return response;
-}
-
-/** Resolves at the run's next stop. A resumed run starts paused, so its first pause is not a stop. */
-function waitForStop(actor: GenerationActor, startsPaused: boolean) {
-  let passedStart = !startsPaused;
-  return new Promise<ReturnType<GenerationActor['getSnapshot']>>((resolve, reject) => {
-    const subscription = actor.subscribe({
-      next(snapshot) {
-        if (!passedStart) {
-          passedStart = snapshot.value !== 'awaiting_input';
-          if (!passedStart) return;
-        }
-        if (snapshot.status === 'done' || snapshot.value === 'awaiting_input') {
-          subscription.unsubscribe();
-          resolve(snapshot);
-        }
-      },
-      error: reject,
-    });
-  });
 }
 
 function freshContext(options: RunOptions, generationId: string): GenerationContext {

@@ -74,8 +74,7 @@ export function tool<Schema extends z.ZodType>(definition: ToolDefinition<Schema
   if (!(definition.input instanceof z.ZodType)) {
     throw new TypeError(`Tool ${definition.name} needs a zod schema as input`);
   }
-  const inputSchema = z.toJSONSchema(definition.input, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  delete inputSchema['$schema'];
+  const inputSchema = jsonSchemaOf(definition.input);
   return {
     name: definition.name,
     description: definition.description,
@@ -88,6 +87,32 @@ export function tool<Schema extends z.ZodType>(definition: ToolDefinition<Schema
     run: definition.run,
     ...(definition.idempotent === true && { idempotent: true }),
   };
+}
+
+/**
+ * Agents and their tools are often built afresh per request or per resume, from schemas defined
+ * once at module level: converting a schema is the costly part of `tool()` (about 0.1 ms for a
+ * small object), so each schema object is converted once. Frozen, because every tool built from
+ * the schema shares it.
+ */
+const jsonSchemas = new WeakMap<z.ZodType, JsonSchema>();
+
+function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  const cached = jsonSchemas.get(schema);
+  if (cached !== undefined) return cached;
+  const converted = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  delete converted['$schema'];
+  const frozen = deepFreeze(converted);
+  jsonSchemas.set(schema, frozen);
+  return frozen;
+}
+
+function deepFreeze<Value>(value: Value): Value {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 export function toToolSpec(tool: Tool): ToolSpec {

@@ -66,7 +66,7 @@ describe('signed by default', () => {
     const paused = await agent.handle({ ticketId: 42 }).generateNow();
     const checkpoint = throughJson(paused.checkpoint) as Checkpoint;
     expect(checkpoint.key_id).toMatch(/^[0-9a-f]{8}$/);
-    expect(checkpoint.signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(checkpoint.signature).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     const edited = JSON.parse(JSON.stringify(checkpoint).replaceAll('"amount":30', '"amount":30000')) as Checkpoint;
     edited.generation_id = 'gen_ffffffffffffffffffffffffffffffff';

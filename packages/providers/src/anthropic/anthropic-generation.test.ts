@@ -1,4 +1,4 @@
-import type { Checkpoint } from '@interlude/core';
+import { type Checkpoint, withCheckpointDefaults } from '@interlude/core';
 import { expect } from 'vitest';
 import { describeAdapterGenerationSuite } from '../testing/adapter-generation-suite.js';
 import { anthropicReply } from '../testing/anthropic-replies.js';
@@ -51,7 +51,7 @@ describeAdapterGenerationSuite({
         { role: 'user', content: 'Resolve support ticket 42' },
         { role: 'assistant', content: refundTurn.content },
       ]);
-      expect(checkpoint.tool_call_turn_size).toBe(1);
+      expect(withCheckpointDefaults(checkpoint).tool_call_turn_size).toBe(1);
     },
     refundDone({ paused, done }, { stream, server, bodies }) {
       expect(done.response.rawFinishReason).toBe('end_turn');

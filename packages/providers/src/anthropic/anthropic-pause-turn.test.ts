@@ -1,4 +1,4 @@
-import type { Checkpoint } from '@interlude/core';
+import { type Checkpoint, withCheckpointDefaults } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAnthropicOnWire } from '../testing/anthropic-on-wire.js';
 import { anthropicReply } from '../testing/anthropic-replies.js';
@@ -117,7 +117,7 @@ describe.each([false, true])('pause_turn continuations (stream: %s)', (stream) =
     const { agent, runs } = desk();
     const paused = await runToStop(agent.handle({ ticketId: 9 }), { stream });
     const checkpoint = throughJson(paused.response.checkpoint as Checkpoint);
-    expect(checkpoint.tool_call_turn_size).toBe(1);
+    expect(withCheckpointDefaults(checkpoint).tool_call_turn_size).toBe(1);
     expect(checkpoint.messages.map((message) => (message as Message).role)).toEqual(['user', 'assistant', 'assistant']);
 
     const done = await runToStop(agent.handle({ ticketId: 9 }), {

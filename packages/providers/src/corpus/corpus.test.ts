@@ -111,7 +111,7 @@ describe.each(corpus.map((exchange) => [exchange.name, exchange] as const))('%s'
 function agentCalls(exchange: Exchange, checkpoint: Checkpoint | undefined) {
   const stored = throughJson(checkpoint as Checkpoint);
   const adapter = createCorpusAdapter(exchange, 'http://127.0.0.1:9');
-  return adapter.toolCallsIn(stored.messages.slice(-stored.tool_call_turn_size));
+  return adapter.toolCallsIn(stored.messages.slice(-(stored.tool_call_turn_size ?? 1)));
 }
 
 it('holds recorded exchanges of every API and every server the README lists', () => {

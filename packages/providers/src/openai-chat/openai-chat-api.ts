@@ -87,5 +87,6 @@ export const openaiChatAssistantMessageSchema = z.looseObject({
 });
 
 export type OpenAIChatResponse = z.infer<typeof openaiChatResponseSchema>;
+export type OpenAIChatAssistantMessage = z.infer<typeof openaiChatAssistantMessageSchema>;
 export type OpenAIChatChunk = z.infer<typeof openaiChatChunkSchema>;
 export type OpenAIChatUsage = z.infer<typeof openaiChatUsageSchema>;

@@ -1,3 +1,4 @@
+import { withCheckpointDefaults } from '@interlude/core';
 import { expect } from 'vitest';
 import { describeAdapterGenerationSuite } from '../testing/adapter-generation-suite.js';
 import { openaiFixtures } from '../testing/openai-fixtures.js';
@@ -34,7 +35,7 @@ describeAdapterGenerationSuite({
     },
     refundPaused(paused, checkpoint) {
       expect(paused.response.awaitingInput).toBe(true);
-      expect(checkpoint).toMatchObject({
+      expect(withCheckpointDefaults(checkpoint)).toMatchObject({
         service: 'openai',
         provider: 'openai.chat',
         model: MODEL,

@@ -1,8 +1,9 @@
 import type { ModelResponse, Usage } from '@interlude/core';
 import { createToolCallIds } from '../shared/tool-call-ids.js';
 import { createAssistantMessage, type StoredChatToolCall } from './convert-to-openai-chat-messages.js';
+import { isOpenAIChatResponse } from './is-openai-chat-response.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
-import { type OpenAIChatUsage, openaiChatResponseSchema } from './openai-chat-api.js';
+import { type OpenAIChatResponse, type OpenAIChatUsage, openaiChatResponseSchema } from './openai-chat-api.js';
 import { invalidResponseError, OPENAI_CHAT_LABEL, OPENAI_CHAT_PROVIDER } from './openai-chat-error.js';
 import { pickReplayedFields } from './openai-chat-reasoning-fields.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
@@ -16,11 +17,7 @@ import { parseToolArguments } from './parse-tool-arguments.js';
  * @see https://platform.openai.com/docs/api-reference/chat/object
  */
 export function parseOpenAIChatResponse(body: unknown, turn: number): ModelResponse {
-  const parsed = openaiChatResponseSchema.safeParse(body);
-  if (!parsed.success) {
-    throw invalidResponseError(OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL, parsed.error.message, parsed.error);
-  }
-  const response = parsed.data;
+  const response = isOpenAIChatResponse(body) ? body : parseWithSchema(body);
   const choice = response.choices[0]!;
   const text = choice.message.content ?? '';
   const ids = createToolCallIds(turn);
@@ -40,6 +37,15 @@ export function parseOpenAIChatResponse(body: unknown, turn: number): ModelRespo
     ...(response.id ? { responseId: response.id } : {}),
     ...(response.model ? { responseModel: response.model } : {}),
   };
+}
+
+/** The plain check answers for a well-formed body; zod decides (and explains) the rest. */
+function parseWithSchema(body: unknown): OpenAIChatResponse {
+  const parsed = openaiChatResponseSchema.safeParse(body);
+  if (!parsed.success) {
+    throw invalidResponseError(OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL, parsed.error.message, parsed.error);
+  }
+  return parsed.data;
 }
 
 /** Chat usage in core's terms; cached prompt tokens are cache reads. */

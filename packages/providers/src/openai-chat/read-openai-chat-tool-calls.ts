@@ -1,4 +1,5 @@
 import type { ProviderMessage, ToolCall } from '@interlude/core';
+import { isOpenAIChatAssistantMessage } from './is-openai-chat-response.js';
 import { openaiChatAssistantMessageSchema } from './openai-chat-api.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
 
@@ -10,7 +11,10 @@ import { parseToolArguments } from './parse-tool-arguments.js';
 export function readOpenAIChatToolCalls(turn: readonly ProviderMessage[]): ToolCall[] {
   const calls: ToolCall[] = [];
   for (const message of turn) {
-    const parsed = openaiChatAssistantMessageSchema.safeParse(message);
+    // The plain check answers for a well-formed turn; zod decides the rest.
+    const parsed = isOpenAIChatAssistantMessage(message)
+      ? { success: true as const, data: message }
+      : openaiChatAssistantMessageSchema.safeParse(message);
     if (!parsed.success) continue;
     for (const call of parsed.data.tool_calls ?? []) {
       calls.push({ id: call.id, name: call.function.name, arguments: parseToolArguments(call.function.arguments) });

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { type AIMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
+import { tool } from '@langchain/core/tools';
+import { Command, END, interrupt, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
+import { ToolNode } from '@langchain/langgraph/prebuilt';
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import { ChatOpenAI } from '@langchain/openai';
+import pg from 'pg';
+import type { CycleVariant } from './cycle-variants.js';
+import { expectBareCycle } from './expect-bare-cycle.js';
+import { ticketMessage } from './refund-chat-responder.js';
+import { createRefundWork, issueRefundInput, lookupOrderInput, SUPPORT_INSTRUCTIONS } from './refund-work.js';
+
+/** Where the LangGraph peer keeps its checkpoints: the machine's PostgreSQL, in a schema of its own. */
+const POSTGRES_URL = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SCHEMA = 'bench_langgraph';
+
+/**
+ * A peer: the refund scenario as LangGraph.js documents human review of tool calls, durable with
+ * `PostgresSaver`. The model node calls `ChatOpenAI` with both tools bound; a review node
+ * `interrupt()`s on an `issue_refund` call before any tool runs (a tool node interrupted halfway
+ * would run `lookup_order` again on resume); `ToolNode` runs the calls; the model answers. The
+ * paused graph lives in PostgreSQL under its thread id, and the resume is `Command({ resume })`
+ * on that thread. Its paused state is counted as the bytes of its rows after the pause.
+ */
+export async function langGraphVariant(baseURL: string): Promise<CycleVariant> {
+  const work = createRefundWork();
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+  await admin.query(`CREATE SCHEMA ${SCHEMA}`);
+  const checkpointer = PostgresSaver.fromConnString(POSTGRES_URL, { schema: SCHEMA });
+  await checkpointer.setup();
+
+  const lookupOrder = tool(async (input) => work.lookupOrder(input), {
+    name: 'lookup_order',
+    description: 'Find an order by id',
+    schema: lookupOrderInput,
+  });
+  const issueRefund = tool(async (input) => work.issueRefund(input), {
+    name: 'issue_refund',
+    description: 'Refund part of an order',
+    schema: issueRefundInput,
+  });
+  const model = new ChatOpenAI({
+    model: 'gpt-4.1-bench',
+    apiKey: 'bench',
+    maxRetries: 0,
+    configuration: { baseURL },
+  }).bindTools([lookupOrder, issueRefund]);
+  const lastCalls = (state: typeof MessagesAnnotation.State) => (state.messages.at(-1) as AIMessage).tool_calls ?? [];
+  const graph = new StateGraph(MessagesAnnotation)
+    .addNode('agent', async (state) => {
+      const reply = await model.invoke([new SystemMessage(SUPPORT_INSTRUCTIONS), ...state.messages]);
+      // The wire server gives every completion one id, which the messages reducer would take for
+      // the same message and replace; the real API's ids differ per completion.
+      reply.id = randomUUID();
+      return { messages: [reply] };
+    })
+    .addNode('review', (state) => {
+      const refund = lastCalls(state).find((call) => call.name === 'issue_refund');
+      if (refund !== undefined) {
+        const approved = interrupt(`Refund $${refund.args['amount']} on order ${refund.args['order_id']}?`);
+        if (approved !== true) throw new Error('The bench approves every refund');
+      }
+      return {};
+    })
+    .addNode('tools', new ToolNode([lookupOrder, issueRefund]))
+    .addEdge(START, 'agent')
+    .addConditionalEdges('agent', (state) => (lastCalls(state).length > 0 ? 'review' : END))
+    .addEdge('review', 'tools')
+    .addEdge('tools', 'agent')
+    .compile({ checkpointer });
+
+  const name = 'LangGraph.js + PostgresSaver';
+  let measured = false;
+  const variant: CycleVariant = {
+    name,
+    pausedBytes: 0,
+    async cycle(ticketId) {
+      const before = { ...work.runs };
+      const config = { configurable: { thread_id: `ticket-${ticketId}-${process.pid}` } };
+      const paused = await graph.invoke({ messages: [new HumanMessage(ticketMessage(ticketId))] }, config);
+      const prompt = String((paused as { __interrupt__?: { value: unknown }[] }).__interrupt__?.[0]?.value ?? '');
+      if (!measured) {
+        // Once, in a warm-up cycle: what the paused thread holds in the database.
+        measured = true;
+        variant.pausedBytes = await rowBytes(admin, config.configurable.thread_id);
+      }
+      const done = await graph.invoke(new Command({ resume: true }), config);
+      const text = String(done.messages.at(-1)?.content ?? '');
+      expectBareCycle(name, work, before, { prompt, text });
+    },
+    async close() {
+      await checkpointer.end();
+      await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+      await admin.end();
+    },
+  };
+  return variant;
+}
+
+/** The bytes of a thread's rows in PostgresSaver's tables (checkpoints, their blobs and pending writes). */
+async function rowBytes(client: pg.Client, threadId: string): Promise<number> {
+  let total = 0;
+  for (const table of ['checkpoints', 'checkpoint_blobs', 'checkpoint_writes']) {
+    const result = await client.query(
+      `SELECT coalesce(sum(pg_column_size(t.*)), 0)::int AS bytes FROM ${SCHEMA}.${table} t WHERE thread_id = $1`,
+      [threadId],
+    );
+    total += Number(result.rows[0]?.bytes ?? 0);
+  }
+  return total;
+}
