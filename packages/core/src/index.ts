@@ -27,8 +27,12 @@ export type {
   JobHandler,
   JobQueue,
   JobVerdict,
+  InputTimer,
+  PendingIndex,
+  PendingRecord,
   StoredCheckpoint,
   Subscription,
+  TimerQueue,
 } from './bus/bus.js';
 export { matchesFilter, toEventFilter } from './bus/event-filter.js';
 export {
@@ -76,6 +80,7 @@ export { Generation, newGenerationId, type ResumeInput, type RunControl } from '
 export type { GenerationResponse } from './generation/generation-response.js';
 export type { GenerationStream, StreamPart } from './generation/generation-stream.js';
 export type { AskedInputRequest } from './input-request/asked-input-request.js';
+export type { InputExpiryOptions } from './input-request/input-expiry.js';
 export {
   type ChoiceOption,
   InputRequest,
@@ -103,6 +108,8 @@ export type {
 export { AUDIENCE_VARIABLE, createRuntime } from './runtime/create-runtime.js';
 export { type JobOutcome, jobVerdict, runJob } from './runtime/run-job.js';
 export { DEFAULT_QUEUE, type Runtime, type RuntimeOptions } from './runtime/runtime.js';
+export type { PendingFilter, PendingGeneration } from './waiting/list-pending.js';
+export { type DeadlineRoute, meetDeadline } from './waiting/meet-deadline.js';
 export { FILTERED } from './secrets/scrub.js';
 export { ScrubbedError } from './secrets/scrubbed-error.js';
 export type {

@@ -35,6 +35,12 @@ export interface RunControl {
    * (which it claimed, or took over from a stalled delivery) to the generation.
    */
   lease?: RunLease;
+  /**
+   * The resume a pause's deadline makes: each question gets its `on_expiry` outcome (the answers
+   * given are ignored), an `input_expired` event comes first, and the deadline must have passed.
+   * Set by the timers that meet deadlines (`runtime` on the memory bus, workers on NATS).
+   */
+  expiring?: boolean;
 }
 
 /** Generation ids are `gen_` + 32 hex digits: safe as NATS subject tokens and KV keys. */
@@ -139,7 +145,7 @@ export class Generation {
   private async resume(input: ResumeInput, control: RunControl, stream?: StreamSink): Promise<GenerationResponse> {
     const prompt = this.prompt();
     // Serialized once, by the check: the run key hashes it (and a checkpoint without a slot is claimed by it).
-    const { checkpoint, canonical, answers: given, turnCalls } = await this.check(input);
+    const { checkpoint, canonical, answers: given, turnCalls } = await this.check(input, control.expiring === true);
     const answers = restoreSecretOptions(checkpoint, given);
     const bus = this.agent.runtime.bus;
     const run = runKeyOf(canonical);
@@ -161,6 +167,7 @@ export class Generation {
         context: contextFromCheckpoint(checkpoint, turnCalls, prompt, this.agent.provider),
         answers,
         run,
+        ...(control.expiring === true && { expiring: true }),
       },
       lease,
       ...this.runExtras(control, stream),
@@ -168,8 +175,27 @@ export class Generation {
     });
   }
 
-  private check(input: ResumeInput) {
-    return checkResumeFor(this.agent, this.actionName, this.params, input);
+  private check(input: ResumeInput, expiring = false) {
+    return checkResumeFor(this.agent, this.actionName, this.params, input, expiring);
+  }
+
+  /**
+   * Queues the resume a pause's deadline makes (see `RunControl.expiring`), as a job whose id is
+   * fixed per pause, so a deadline met twice (a worker died between queueing and acknowledging its
+   * timer) is one job, and one run, however often it is queued.
+   */
+  async expireLater(checkpoint: unknown, queue?: string): Promise<{ jobId: string }> {
+    const checked = await this.check({ checkpoint, answers: {} }, true);
+    const { generation_id: generationId, claim_slot: slot } = checked.checkpoint;
+    const job: Job = {
+      ...this.job('resume', generationId),
+      id: `expiry_${generationId}_${String(slot)}`,
+      checkpoint: checked.checkpoint,
+      answers: {},
+      expiry: true,
+    };
+    await this.enqueue(queue, job);
+    return { jobId: job.id };
   }
 
   private prompt(): ResolvedPrompt {

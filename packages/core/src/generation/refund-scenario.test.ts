@@ -27,7 +27,7 @@ describe('the refund scenario', () => {
     const checkpoint = throughJson(paused.checkpoint);
     expect(Object.keys(checkpoint ?? {})).toEqual(
       // Signed by default (a random key per process), with its claim slot: no trace, no audience or expiry configured.
-      CHECKPOINT_KEYS.filter((key) => !['traceparent', 'audience', 'expires_at'].includes(key)),
+      CHECKPOINT_KEYS.filter((key) => !['traceparent', 'audience', 'expires_at', 'input_expires_at'].includes(key)),
     );
     expect(checkpoint?.completed_results).toEqual({
       call_lookup: {

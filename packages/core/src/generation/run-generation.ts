@@ -7,6 +7,7 @@ import { endFailedRun, pauseSlot, type RunLease } from '../claims/run-lease.js';
 import { priorMessages, recordRun } from '../context/record-context.js';
 import { FencedError } from '../errors/fenced-error.js';
 import { askedInputRequest } from '../input-request/asked-input-request.js';
+import { inputExpiredData } from '../waiting/input-expired-data.js';
 import { isPermanentFailure } from '../runtime/permanent-failure.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
 import type { Scrubber } from '../secrets/scrub.js';
@@ -29,6 +30,8 @@ export type RunStart =
       context: GenerationContext;
       answers: ReadonlyMap<string, unknown>;
       run: string;
+      /** Resumed by its deadline: `input_expired` is announced before `resumed`. */
+      expiring?: true;
     };
 
 export interface RunOptions {
@@ -174,7 +177,10 @@ async function runToStop(
   const actor = createGenerationActor(initial, scope);
   const stopped = waitForStop(actor, start.kind === 'resume');
   actor.start();
-  if (start.kind === 'resume') actor.send({ type: 'RESUME', answers: start.answers, messages: initial.messages });
+  if (start.kind === 'resume') {
+    if (start.expiring) publisher.emit('input_expired', inputExpiredData(start.checkpoint, start.answers));
+    actor.send({ type: 'RESUME', answers: start.answers, messages: initial.messages });
+  }
   const snapshot = await stopped;
   actor.stop();
   const context = snapshot.context;
@@ -209,7 +215,7 @@ async function runToStop(
     const resuming = start.kind === 'resume';
     await notifyInputRequest(agent, prompt.actionName, options.params, response.inputRequests, checkpoint, resuming);
   }
-  trace?.end({ status });
+  trace?.end({ status, ...(checkpoint?.input_expires_at !== undefined && { inputExpiresAt: checkpoint.input_expires_at }) });
   return response;
 }
 

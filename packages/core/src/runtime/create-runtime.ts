@@ -2,6 +2,9 @@ import type { AgentBase } from '../agent/agent-types.js';
 import { createMemoryBus } from '../bus/memory-bus.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { runtimeKeys } from '../trust/runtime-keys.js';
+import { cancelGeneration } from '../waiting/cancel-generation.js';
+import { listPending } from '../waiting/list-pending.js';
+import { meetDeadline } from '../waiting/meet-deadline.js';
 import { DEFAULT_QUEUE, type Runtime, type RuntimeOptions } from './runtime.js';
 
 /** The environment variable that names the deployment when no `audience` option does. */
@@ -66,10 +69,24 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         .resumeLater({ checkpoint: stored.checkpoint, answers, queue: answerOptions.queue ?? DEFAULT_QUEUE });
       return { jobId };
     },
+    pending(filter) {
+      return listPending(runtime, filter);
+    },
+    cancel(generationId, reason) {
+      return cancelGeneration(runtime, generationId, reason);
+    },
     async close() {
+      await (await deadlines)?.stop();
       await runtime.bus.close();
     },
   };
+  // A bus that never leaves the process has no worker to meet its deadlines: the runtime does,
+  // resuming each expired pause here. On a shared bus, workers do (`createWorker`).
+  const deadlines = bus.shared
+    ? undefined
+    : bus.timers?.consume(async (timer) => {
+        await meetDeadline(runtime, timer, { inProcess: true });
+      });
 
   async function locate(generationId: string) {
     const stored = await runtime.bus.checkpoints.load(generationId);

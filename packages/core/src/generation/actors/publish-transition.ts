@@ -2,6 +2,7 @@ import type { EventName } from '../../bus/events.js';
 import { checkpointFromContext } from '../../checkpoint/checkpoint-from-context.js';
 import { endFailedRun, pauseSlot, writeStep } from '../../claims/run-lease.js';
 import { isPermanentFailure } from '../../runtime/permanent-failure.js';
+import { forgetWaiting, recordWaiting } from '../../waiting/record-waiting.js';
 import { eventData } from '../event-data.js';
 import type { GenerationContext } from '../generation-context.js';
 import type { RunScope } from '../run-scope.js';
@@ -36,16 +37,26 @@ export function publishTransition(
       before = async () => {
         await writeStep(lease, 'paused', { checkpoint });
         await runtime.bus.checkpoints.save(scope.generationId, { checkpoint, params: options.params });
+        await recordWaiting(runtime.bus, checkpoint);
         // Stored: from here on its slot belongs to whoever resumes it, never to a release of ours.
         lease.ended = true;
       };
       break;
     }
-    case 'completed':
-      if (lease.mode === 'job') before = () => writeStep(lease, 'finished');
+    case 'completed': {
+      // Only a resumed run can have a pause listed; a fresh run that completes adds no round trip.
+      const listed = options.start.kind === 'resume';
+      const forget = () => (listed ? forgetWaiting(runtime.bus, scope.generationId) : Promise.resolve());
+      if (lease.mode === 'job')
+        before = async () => {
+          await writeStep(lease, 'finished');
+          await forget();
+        };
+      else if (listed) before = forget;
       // Done: a later failure (of a callback, of the context store) must not give the claim back.
-      else lease.ended = true;
+      if (lease.mode !== 'job') lease.ended = true;
       break;
+    }
     case 'failed':
       before = () => endFailedRun(lease, { error: scope.failure, permanent: isPermanentFailure(scope.failure) });
       break;

@@ -1,0 +1,33 @@
+import type { Bus } from '../bus/bus.js';
+import type { Checkpoint } from '../checkpoint/checkpoint.js';
+
+/**
+ * Lists a stored pause in the bus's pending index and, when its questions expire, sets its
+ * timer. Called once its checkpoint is stored, before the pause is announced, so whoever hears
+ * the question finds it listed, and a deadline is never announced without its timer.
+ */
+export async function recordWaiting(bus: Bus, checkpoint: Checkpoint): Promise<void> {
+  const slot = checkpoint.claim_slot as number;
+  const base = { version: 1 as const, generation_id: checkpoint.generation_id, agent: checkpoint.agent };
+  await bus.pending?.put({
+    ...base,
+    action: checkpoint.action_name,
+    claim_slot: slot,
+    input_requests: checkpoint.input_requests,
+    asked_at: new Date().toISOString(),
+    ...(checkpoint.input_expires_at !== undefined && { input_expires_at: checkpoint.input_expires_at }),
+  });
+  if (checkpoint.input_expires_at !== undefined) {
+    await bus.timers?.schedule({
+      ...base,
+      action: checkpoint.action_name,
+      claim_slot: slot,
+      due_at: checkpoint.input_expires_at,
+    });
+  }
+}
+
+/** Takes a generation that will not pause again (completed, cancelled) out of the pending index. */
+export async function forgetWaiting(bus: Bus, generationId: string): Promise<void> {
+  await bus.pending?.remove(generationId);
+}
