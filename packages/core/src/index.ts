@@ -20,6 +20,7 @@ export type {
   EventFilter,
   EventHandler,
   EventSelector,
+  InputTimer,
   Job,
   JobConsumer,
   JobConsumerStopOptions,
@@ -27,7 +28,6 @@ export type {
   JobHandler,
   JobQueue,
   JobVerdict,
-  InputTimer,
   PendingIndex,
   PendingRecord,
   StoredCheckpoint,
@@ -108,8 +108,6 @@ export type {
 export { AUDIENCE_VARIABLE, createRuntime } from './runtime/create-runtime.js';
 export { type JobOutcome, jobVerdict, runJob } from './runtime/run-job.js';
 export { DEFAULT_QUEUE, type Runtime, type RuntimeOptions } from './runtime/runtime.js';
-export type { PendingFilter, PendingGeneration } from './waiting/list-pending.js';
-export { type DeadlineRoute, meetDeadline } from './waiting/meet-deadline.js';
 export { FILTERED } from './secrets/scrub.js';
 export { ScrubbedError } from './secrets/scrubbed-error.js';
 export type {
@@ -142,3 +140,5 @@ export {
 } from './trust/checkpoint-keys.js';
 export { CHECKPOINT_KEY_VARIABLE } from './trust/runtime-keys.js';
 export { signJob, verifyJob } from './trust/sign-job.js';
+export type { PendingFilter, PendingGeneration } from './waiting/list-pending.js';
+export { type DeadlineRoute, meetDeadline } from './waiting/meet-deadline.js';

@@ -91,7 +91,8 @@ export class GenerationSpan implements GenerationTrace {
     for (const child of [...this.#openChildren]) child.abandon();
     this.#span.setAttribute(ATTR_INTERLUDE_OUTCOME, outcome.status);
     if (outcome.status === 'awaiting_input') this.#span.setAttribute(ATTR_AGENT_AWAITING_INPUT, true);
-    if (outcome.inputExpiresAt !== undefined) this.#span.setAttribute(ATTR_AGENT_INPUT_EXPIRES_AT, outcome.inputExpiresAt);
+    if (outcome.inputExpiresAt !== undefined)
+      this.#span.setAttribute(ATTR_AGENT_INPUT_EXPIRES_AT, outcome.inputExpiresAt);
     if (outcome.error !== undefined) recordFailure(this.#span, outcome.error);
     else if (outcome.status === 'failed') this.#span.setStatus({ code: SpanStatusCode.ERROR });
     this.#span.end();

@@ -1,6 +1,6 @@
 import type { GenerationContext } from '../generation/generation-context.js';
-import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
 import { earliestDeadline } from '../input-request/input-deadline.js';
+import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
 import { CHECKPOINT_VERSION, type Checkpoint } from './checkpoint.js';
 import { signCheckpoint } from './sign-checkpoint.js';
 

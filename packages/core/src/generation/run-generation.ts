@@ -7,11 +7,11 @@ import { endFailedRun, pauseSlot, type RunLease } from '../claims/run-lease.js';
 import { priorMessages, recordRun } from '../context/record-context.js';
 import { FencedError } from '../errors/fenced-error.js';
 import { askedInputRequest } from '../input-request/asked-input-request.js';
-import { inputExpiredData } from '../waiting/input-expired-data.js';
 import { isPermanentFailure } from '../runtime/permanent-failure.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { toToolSpec } from '../tool/tool.js';
+import { inputExpiredData } from '../waiting/input-expired-data.js';
 import { createGenerationActor, type GenerationActor } from './bound-machine.js';
 import { createEventPublisher } from './event-publisher.js';
 import { type GenerationContext, startingContext } from './generation-context.js';
@@ -215,7 +215,10 @@ async function runToStop(
     const resuming = start.kind === 'resume';
     await notifyInputRequest(agent, prompt.actionName, options.params, response.inputRequests, checkpoint, resuming);
   }
-  trace?.end({ status, ...(checkpoint?.input_expires_at !== undefined && { inputExpiresAt: checkpoint.input_expires_at }) });
+  trace?.end({
+    status,
+    ...(checkpoint?.input_expires_at !== undefined && { inputExpiresAt: checkpoint.input_expires_at }),
+  });
   return response;
 }
 

@@ -40,8 +40,14 @@ export function inputExpiryJSON(
     }
     deadline = now + expiresIn;
   } else if (expiresAt !== undefined) {
-    deadline = expiresAt instanceof Date ? expiresAt.getTime() : typeof expiresAt === 'string' ? Date.parse(expiresAt) : Number.NaN;
-    if (Number.isNaN(deadline)) throw new TypeError(`expiresAt must be a Date or an ISO time, got ${String(expiresAt)}`);
+    deadline =
+      expiresAt instanceof Date
+        ? expiresAt.getTime()
+        : typeof expiresAt === 'string'
+          ? Date.parse(expiresAt)
+          : Number.NaN;
+    if (Number.isNaN(deadline))
+      throw new TypeError(`expiresAt must be a Date or an ISO time, got ${String(expiresAt)}`);
   }
   if (onExpiry === undefined || onExpiry === 'decline') {
     return deadline === undefined ? {} : { expires_at: new Date(deadline).toISOString() };

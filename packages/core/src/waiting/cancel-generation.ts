@@ -35,7 +35,8 @@ export async function cancelGeneration(runtime: Runtime, generationId: string, r
     params: stored.params,
     audience: await runtime.audience(),
   });
-  const canonical = unsigned === undefined ? canonicalCheckpoint(checkpoint) : canonicalCheckpoint(checkpoint, unsigned);
+  const canonical =
+    unsigned === undefined ? canonicalCheckpoint(checkpoint) : canonicalCheckpoint(checkpoint, unsigned);
   const acquired = await claimCheckpoint(bus, checkpoint, canonical, { mode: 'in_process' });
   if (acquired.outcome !== 'run') throw new Error('an in-process claim cannot find a stopped run of its own');
   const { lease } = acquired;

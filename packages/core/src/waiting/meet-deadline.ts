@@ -32,7 +32,8 @@ export async function meetDeadline(
   }
   const listed = route.inProcess ? undefined : route.agents?.find((agent) => agent.name === checkpoint.agent);
   const agent = listed ?? runtime.agents.get(checkpoint.agent);
-  if (agent === undefined) throw new Error(`No agent named ${checkpoint.agent} is defined here to expire ${timer.generation_id}`);
+  if (agent === undefined)
+    throw new Error(`No agent named ${checkpoint.agent} is defined here to expire ${timer.generation_id}`);
   const generation = agent.generation(checkpoint.action_name, stored.params);
   try {
     if (route.inProcess) {

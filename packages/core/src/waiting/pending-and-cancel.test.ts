@@ -17,7 +17,10 @@ function desk(options: { expiresIn?: number } = {}) {
     input: z.object({}),
     run(_, ctx) {
       if (ctx.answer === undefined) {
-        return InputRequest.confirm('Go ahead?', options.expiresIn === undefined ? {} : { expiresIn: options.expiresIn });
+        return InputRequest.confirm(
+          'Go ahead?',
+          options.expiresIn === undefined ? {} : { expiresIn: options.expiresIn },
+        );
       }
       ran.push(ctx.answer);
       return { done: true };
