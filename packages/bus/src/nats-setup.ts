@@ -26,6 +26,9 @@ import {
   EVENTS_SUBJECT_ROOT,
   JOBS_STREAM,
   JOBS_SUBJECT_ROOT,
+  PENDING_BUCKET,
+  TIMERS_STREAM,
+  TIMERS_SUBJECT_ROOT,
 } from './subjects.js';
 import { probeTlsRefusal } from './tls-probe.js';
 
@@ -84,6 +87,8 @@ export interface NatsResources {
   client: JetStreamClient;
   manager: JetStreamManager;
   checkpoints: KV;
+  /** The pending index's bucket (`interlude_pending`). */
+  pending: KV;
   /**
    * Checkpoints are read with direct gets (nats-server 2.9+ allows them on a bucket), which any
    * replica may answer: fine on one server; with replicas the stream leader is asked instead, so
@@ -258,7 +263,19 @@ export async function setUpNats(
     duplicate_window: duplicateWindow,
     num_replicas: replicas,
   });
+  // Deadlines: each held until a worker meets it, then acknowledged away.
+  await ensureStream(manager, isClosed, {
+    name: TIMERS_STREAM,
+    subjects: [`${TIMERS_SUBJECT_ROOT}.>`],
+    storage: StorageType.File,
+    retention: RetentionPolicy.Workqueue,
+    duplicate_window: duplicateWindow,
+    num_replicas: replicas,
+  });
   const client = jetstream(connection, { timeout });
+  const pending = await retryTransient(() => new Kvm(client).create(PENDING_BUCKET, { history: 1, replicas }), {
+    isClosed,
+  });
   const checkpoints = await retryTransient(() => new Kvm(client).create(CHECKPOINT_BUCKET, { history: 1, replicas }), {
     isClosed,
   });
@@ -269,6 +286,7 @@ export async function setUpNats(
     client,
     manager,
     checkpoints,
+    pending,
     checkpointsDirect: status.streamInfo.config.allow_direct === true && replicas === 1,
   };
 }

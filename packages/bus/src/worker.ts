@@ -4,6 +4,7 @@ import {
   type Job,
   type JobOutcome,
   jobVerdict,
+  meetDeadline,
   type Runtime,
   runJob,
   TrustError,
@@ -83,12 +84,52 @@ export function createWorker(options: WorkerOptions): Worker {
       return jobVerdict(outcome);
     },
   });
+  const deadlines = meetDeadlines(runtime, queue, agents, [...servedAgents()]);
   return {
-    ready: worker.ready,
+    ready: Promise.all([worker.ready, deadlines.ready]).then(() => undefined),
     isConsuming: () => worker.isConsuming(),
     async stop(stopOptions) {
+      await deadlines.stop();
       await worker.stop(stopOptions);
       await measured.stop();
+    },
+  };
+}
+
+/**
+ * On a bus shared across processes, workers meet the deadlines of expiring questions of the agents
+ * they serve (those defined when the worker starts): each due timer becomes a resume job on this worker's queue, queued once per pause (its job id is fixed),
+ * which a worker then runs, claimed like any resume. (On a bus that never leaves the process the
+ * runtime meets them itself.)
+ */
+function meetDeadlines(
+  runtime: Runtime,
+  queue: string,
+  agents: readonly AgentBase[] | undefined,
+  served: readonly string[],
+) {
+  const timers = runtime.bus.shared ? runtime.bus.timers : undefined;
+  if (timers === undefined) return { ready: Promise.resolve(), stop: async () => undefined };
+  let stopped = false;
+  let started: { stop(): Promise<void> } | undefined;
+  const ready = timers
+    .consume(
+      async (timer) => {
+        await meetDeadline(runtime, timer, { inProcess: false, queue, ...(agents !== undefined && { agents }) });
+      },
+      { agents: served },
+    )
+    .then(async (consumer) => {
+      started = consumer;
+      // Stopped while its bus was still connecting: it stops as soon as it starts.
+      if (stopped) await consumer.stop();
+    });
+  ready.catch(() => undefined);
+  return {
+    ready,
+    async stop() {
+      stopped = true;
+      await started?.stop();
     },
   };
 }

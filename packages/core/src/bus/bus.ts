@@ -75,11 +75,16 @@ export interface TimerQueue {
   /** Keeps a timer; the same generation and slot scheduled again is kept once. */
   schedule(timer: InputTimer): Promise<void>;
   /**
-   * Hands each timer to `handler` once it is due (at least once: a handler that rejects, or whose
-   * process dies, gets it again a little later). The handler must tolerate a timer whose pause was
-   * answered or cancelled meanwhile: the claim log refuses its resume.
+   * Hands each timer of the named agents (`memoryBus()`: of every agent; `natsBus()`: of those
+   * named, none when `agents` is left out) to `handler`
+   * once it is due, at least once: a handler that rejects, or whose process dies, gets it again
+   * a little later. The handler must tolerate a timer whose pause was answered or cancelled
+   * meanwhile: the claim log refuses its resume.
    */
-  consume(handler: (timer: InputTimer) => Promise<void>): Promise<{ stop(): Promise<void> }>;
+  consume(
+    handler: (timer: InputTimer) => Promise<void>,
+    options?: { agents?: readonly string[] },
+  ): Promise<{ stop(): Promise<void> }>;
 }
 
 /** One paused generation, as the pending index keeps it. snake_case, versioned. */
