@@ -129,7 +129,7 @@ export function natsBus(options: NatsBusOptions): Bus {
 
     timers: createNatsTimerQueue(() => ready, retry, onError),
 
-    pending: createNatsPendingIndex(() => ready, retry, sealer),
+    pending: createNatsPendingIndex(() => ready, retry, sealer, onError),
 
     async close() {
       if (closed) return;

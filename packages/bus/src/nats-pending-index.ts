@@ -10,11 +10,14 @@ import { assertSubjectToken } from './subjects.js';
  * The pending index in the KV bucket `interlude_pending`, one key per paused generation, its
  * questions sealed when the bus has a codec. It outlives every process, so a restarted one lists
  * what older ones asked; whether each still waits is the claim log's to say (`runtime.pending()`).
+ * A record sealed with a key this bus does not hold (another deployment's) is left out, reported
+ * to `onError`.
  */
 export function createNatsPendingIndex(
   resources: () => Promise<{ pending: KV }>,
   retry: RetryOptions,
   sealer: PayloadSealer,
+  onError: (error: unknown, context: string) => void,
 ): PendingIndex {
   return {
     async put(record) {
@@ -28,7 +31,7 @@ export function createNatsPendingIndex(
       const key = assertSubjectToken('generation id', generationId);
       await retryTransient(() => pending.delete(key), retry);
     },
-    async list() {
+    async list(filter = {}) {
       const { pending } = await resources();
       const keys = await retryTransient(async () => {
         const found: string[] = [];
@@ -39,7 +42,16 @@ export function createNatsPendingIndex(
         keys.map(async (key) => {
           const entry = await retryTransient(() => pending.get(key), retry);
           if (entry === null || entry.operation !== 'PUT') return undefined;
-          return openPendingRecord(sealer, key, decodeJson<PendingRecord>(entry.value));
+          const record = decodeJson<PendingRecord>(entry.value);
+          // Agent and action are stored readable: another agent's record is skipped unopened.
+          if (filter.agent !== undefined && record.agent !== filter.agent) return undefined;
+          if (filter.action !== undefined && record.action !== filter.action) return undefined;
+          try {
+            return openPendingRecord(sealer, key, record);
+          } catch (error) {
+            onError(error, `pending record of ${key} not readable`);
+            return undefined;
+          }
         }),
       );
       return records.filter((record): record is PendingRecord => record !== undefined);

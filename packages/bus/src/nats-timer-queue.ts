@@ -19,8 +19,9 @@ const LONGEST_WAIT_MS = 60 * 60 * 1_000;
  * messages before 2.12, so the workers serving an agent share one durable consumer of its timers
  * (`interlude_timers_<agent>`) and put back a timer that is
  * not due yet with a delayed negative acknowledgement, until it is; a due one is handed to the
- * handler and acknowledged (removed) once the handler resolved. A worker that dies holding it
- * hands it on after the ack wait; a handler that rejects gets it again five seconds later.
+ * handler and acknowledged (removed) once the handler resolved, heartbeats keeping it meanwhile.
+ * A worker that dies holding it hands it on after the ack wait; a handler that rejects gets it
+ * again five seconds later.
  */
 export function createNatsTimerQueue(
   resources: () => Promise<{ requests: JetStreamRequests; client: JetStreamClient; manager: JetStreamManager }>,
@@ -70,6 +71,7 @@ export function createNatsTimerQueue(
     );
     const consumer = await client.consumers.get(TIMERS_STREAM, durable);
     const messages = await consumer.consume({ max_messages: 100 });
+    const inFlight = new Set<Promise<void>>();
     const running = (async () => {
       for await (const message of messages) {
         let timer: InputTimer;
@@ -103,6 +105,7 @@ export function createNatsTimerQueue(
       async stop() {
         await messages.close();
         await running.catch(() => undefined);
+        await Promise.all(inFlight);
       },
     };
   }

@@ -2,9 +2,9 @@ import {
   type AgentBase,
   DEFAULT_QUEUE,
   type Job,
+  type JobDelivery,
   type JobOutcome,
   jobVerdict,
-  meetDeadline,
   type Runtime,
   runJob,
   TrustError,
@@ -12,6 +12,7 @@ import {
 import { type MeterProvider, metrics } from '@opentelemetry/api';
 import { startJobWorker, type Worker } from './job-worker.js';
 import { assertSubjectToken } from './subjects.js';
+import { meetDeadlines } from './worker-deadlines.js';
 import { createWorkerMetrics } from './worker-metrics.js';
 
 export type { Worker, WorkerStopOptions } from './job-worker.js';
@@ -73,18 +74,19 @@ export function createWorker(options: WorkerOptions): Worker {
     servedAgents,
     onError: (error) => console.error('[interlude/worker] counting open input requests:', error),
   });
+  const handle = async (job: Job, delivery: JobDelivery) => {
+    const run = () => runJob({ runtime, ...(agents !== undefined && { agents }), job, delivery });
+    const outcome = await measured.measure(job, delivery, run);
+    onJob(job, outcome);
+    return outcome;
+  };
   const worker = startJobWorker({
     bus: runtime.bus,
     queue,
     concurrency: options.concurrency ?? 1,
-    handle: async (job, delivery) => {
-      const run = () => runJob({ runtime, ...(agents !== undefined && { agents }), job, delivery });
-      const outcome = await measured.measure(job, delivery, run);
-      onJob(job, outcome);
-      return jobVerdict(outcome);
-    },
+    handle: async (job, delivery) => jobVerdict(await handle(job, delivery)),
   });
-  const deadlines = meetDeadlines(runtime, queue, agents, [...servedAgents()]);
+  const deadlines = meetDeadlines(runtime, agents, [...servedAgents()], handle);
   return {
     ready: Promise.all([worker.ready, deadlines.ready]).then(() => undefined),
     isConsuming: () => worker.isConsuming(),
@@ -92,44 +94,6 @@ export function createWorker(options: WorkerOptions): Worker {
       await deadlines.stop();
       await worker.stop(stopOptions);
       await measured.stop();
-    },
-  };
-}
-
-/**
- * On a bus shared across processes, workers meet the deadlines of expiring questions of the agents
- * they serve (those defined when the worker starts): each due timer becomes a resume job on this worker's queue, queued once per pause (its job id is fixed),
- * which a worker then runs, claimed like any resume. (On a bus that never leaves the process the
- * runtime meets them itself.)
- */
-function meetDeadlines(
-  runtime: Runtime,
-  queue: string,
-  agents: readonly AgentBase[] | undefined,
-  served: readonly string[],
-) {
-  const timers = runtime.bus.shared ? runtime.bus.timers : undefined;
-  if (timers === undefined) return { ready: Promise.resolve(), stop: async () => undefined };
-  let stopped = false;
-  let started: { stop(): Promise<void> } | undefined;
-  const ready = timers
-    .consume(
-      async (timer) => {
-        await meetDeadline(runtime, timer, { inProcess: false, queue, ...(agents !== undefined && { agents }) });
-      },
-      { agents: served },
-    )
-    .then(async (consumer) => {
-      started = consumer;
-      // Stopped while its bus was still connecting: it stops as soon as it starts.
-      if (stopped) await consumer.stop();
-    });
-  ready.catch(() => undefined);
-  return {
-    ready,
-    async stop() {
-      stopped = true;
-      await started?.stop();
     },
   };
 }

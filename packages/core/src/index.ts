@@ -141,4 +141,4 @@ export {
 export { CHECKPOINT_KEY_VARIABLE } from './trust/runtime-keys.js';
 export { signJob, verifyJob } from './trust/sign-job.js';
 export type { PendingFilter, PendingGeneration } from './waiting/list-pending.js';
-export { type DeadlineRoute, meetDeadline } from './waiting/meet-deadline.js';
+export { expiryJobFor, meetDeadline } from './waiting/meet-deadline.js';

@@ -109,7 +109,12 @@ export interface PendingIndex {
   /** Stores the generation's latest pause, replacing an earlier one. */
   put(record: PendingRecord): Promise<void>;
   remove(generationId: string): Promise<void>;
-  list(): Promise<PendingRecord[]>;
+  /**
+   * The records of one agent, one action or both (every record without a filter). An index that
+   * cannot read a record (sealed with a key it does not hold) leaves it out, so one deployment's
+   * records never break another's list.
+   */
+  list(filter?: { agent?: string; action?: string }): Promise<PendingRecord[]>;
 }
 
 export interface EventFilter {

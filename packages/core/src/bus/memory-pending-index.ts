@@ -10,8 +10,14 @@ export function createMemoryPendingIndex(): PendingIndex {
     async remove(generationId) {
       records.delete(generationId);
     },
-    async list() {
-      return structuredClone([...records.values()]);
+    async list(filter = {}) {
+      return structuredClone(
+        [...records.values()].filter(
+          (record) =>
+            (filter.agent === undefined || record.agent === filter.agent) &&
+            (filter.action === undefined || record.action === filter.action),
+        ),
+      );
     },
   };
 }

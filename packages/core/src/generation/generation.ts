@@ -180,11 +180,12 @@ export class Generation {
   }
 
   /**
-   * Queues the resume a pause's deadline makes (see `RunControl.expiring`), as a job whose id is
-   * fixed per pause, so a deadline met twice (a worker died between queueing and acknowledging its
-   * timer) is one job, and one run, however often it is queued.
+   * The job of the resume a pause's deadline makes (see `RunControl.expiring`), checked and
+   * signed, for a worker to run as it runs a queued job. Its id is fixed per pause, so a deadline
+   * met twice (a worker died meeting it) is one job: the second delivery finds the first one's
+   * claim and takes its run over, or finds it done.
    */
-  async expireLater(checkpoint: unknown, queue?: string): Promise<{ jobId: string }> {
+  async expiryJob(checkpoint: unknown): Promise<Job> {
     const checked = await this.check({ checkpoint, answers: {} }, true);
     const { generation_id: generationId, claim_slot: slot } = checked.checkpoint;
     const job: Job = {
@@ -194,8 +195,7 @@ export class Generation {
       answers: {},
       expiry: true,
     };
-    await this.enqueue(queue, job);
-    return { jobId: job.id };
+    return signJob(job, this.agent.runtime.keys);
   }
 
   private prompt(): ResolvedPrompt {

@@ -85,7 +85,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const deadlines = bus.shared
     ? undefined
     : bus.timers?.consume(async (timer) => {
-        await meetDeadline(runtime, timer, { inProcess: true });
+        await meetDeadline(runtime, timer);
       });
 
   async function locate(generationId: string) {

@@ -31,11 +31,12 @@ export async function listPending(runtime: Runtime, filter: PendingFilter = {}):
   const index = runtime.bus.pending;
   if (index === undefined) return [];
   const now = Date.now();
-  const candidates = (await index.list()).filter(
-    (record) =>
-      (filter.agent === undefined || record.agent === filter.agent) &&
-      (filter.action === undefined || record.action === filter.action) &&
-      (record.input_expires_at === undefined || Date.parse(record.input_expires_at) > now),
+  const narrowed = {
+    ...(filter.agent !== undefined && { agent: filter.agent }),
+    ...(filter.action !== undefined && { action: filter.action }),
+  };
+  const candidates = (await index.list(narrowed)).filter(
+    (record) => record.input_expires_at === undefined || Date.parse(record.input_expires_at) > now,
   );
   const waiting = await Promise.all(
     candidates.map((record) => awaitsAnswer(runtime.bus.claims, record.generation_id, record.claim_slot)),

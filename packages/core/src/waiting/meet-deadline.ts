@@ -1,24 +1,58 @@
 import type { AgentBase } from '../agent/agent-types.js';
-import type { InputTimer } from '../bus/bus.js';
+import type { InputTimer, Job, StoredCheckpoint } from '../bus/bus.js';
 import { ResumeError } from '../errors/resume-error.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { awaitsAnswer } from './awaits-answer.js';
 
-/** How a due deadline is met: resumed here and now, or queued as a job for a worker. */
-export type DeadlineRoute = { inProcess: true } | { inProcess: false; queue: string; agents?: readonly AgentBase[] };
+/**
+ * Meets one pause's deadline in this process (the memory bus's runtime does): when the pause
+ * still waits, resumes it with the expiry outcomes, through the claim log like any resume, so it
+ * never runs beside a racing answer or after a cancel. Resolves `gone` when there was nothing
+ * left to expire; rejects (to be tried again) when the agent is unknown here or the resume failed.
+ */
+export async function meetDeadline(runtime: Runtime, timer: InputTimer): Promise<'resumed' | 'gone'> {
+  const due = await duePause(runtime, timer, undefined);
+  if (due === undefined) return 'gone';
+  try {
+    await due.agent
+      .generation(due.stored.checkpoint.action_name, due.stored.params)
+      .resumeNow({ checkpoint: due.stored.checkpoint, answers: {} }, { expiring: true });
+    return 'resumed';
+  } catch (error) {
+    // Answered or cancelled meanwhile, or refused for a reason that will not change: nothing to do.
+    if (ResumeError.isInstance(error)) return 'gone';
+    throw error;
+  }
+}
 
 /**
- * Meets one pause's deadline: when the pause still waits (its checkpoint is the one the timer
- * was set for and nobody claimed it), resumes it with the expiry outcomes, through the claim log
- * like any resume, so it never runs beside a racing answer or after a cancel. Resolves `gone`
- * when there was nothing left to expire; rejects (to be tried again) when the agent is unknown
- * here or the resume failed in a way that may pass.
+ * The job that meets one pause's deadline, for a worker to run as it runs a queued job (`runJob`),
+ * or undefined when the pause no longer waits. `agents` are the worker's (the runtime's own are
+ * used for names not listed).
  */
-export async function meetDeadline(
+export async function expiryJobFor(
   runtime: Runtime,
   timer: InputTimer,
-  route: DeadlineRoute,
-): Promise<'resumed' | 'queued' | 'gone'> {
+  agents?: readonly AgentBase[],
+): Promise<Job | undefined> {
+  const due = await duePause(runtime, timer, agents);
+  if (due === undefined) return undefined;
+  try {
+    return await due.agent
+      .generation(due.stored.checkpoint.action_name, due.stored.params)
+      .expiryJob(due.stored.checkpoint);
+  } catch (error) {
+    if (ResumeError.isInstance(error)) return undefined;
+    throw error;
+  }
+}
+
+/** The stored pause a timer was set for, with its agent, if it still waits on a person. */
+async function duePause(
+  runtime: Runtime,
+  timer: InputTimer,
+  agents: readonly AgentBase[] | undefined,
+): Promise<{ agent: AgentBase; stored: StoredCheckpoint } | undefined> {
   const stored = await runtime.bus.checkpoints.load(timer.generation_id);
   const checkpoint = stored?.checkpoint;
   if (
@@ -28,23 +62,12 @@ export async function meetDeadline(
     checkpoint.input_expires_at !== timer.due_at ||
     !(await awaitsAnswer(runtime.bus.claims, timer.generation_id, timer.claim_slot))
   ) {
-    return 'gone';
+    return undefined;
   }
-  const listed = route.inProcess ? undefined : route.agents?.find((agent) => agent.name === checkpoint.agent);
-  const agent = listed ?? runtime.agents.get(checkpoint.agent);
-  if (agent === undefined)
+  const agent =
+    agents?.find((candidate) => candidate.name === checkpoint.agent) ?? runtime.agents.get(checkpoint.agent);
+  if (agent === undefined) {
     throw new Error(`No agent named ${checkpoint.agent} is defined here to expire ${timer.generation_id}`);
-  const generation = agent.generation(checkpoint.action_name, stored.params);
-  try {
-    if (route.inProcess) {
-      await generation.resumeNow({ checkpoint, answers: {} }, { expiring: true });
-      return 'resumed';
-    }
-    await generation.expireLater(checkpoint, route.queue);
-    return 'queued';
-  } catch (error) {
-    // Answered or cancelled meanwhile, or refused for a reason that will not change: nothing to do.
-    if (ResumeError.isInstance(error)) return 'gone';
-    throw error;
   }
+  return { agent, stored };
 }
