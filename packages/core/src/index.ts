@@ -62,7 +62,7 @@ export {
   signCheckpoint,
   verifyCheckpointSignature,
 } from './checkpoint/sign-checkpoint.js';
-export { canResume } from './claims/can-resume.js';
+export { canResume, checkpointStanding, type PauseStanding } from './claims/can-resume.js';
 export type { RunLease } from './claims/run-lease.js';
 export type { ContextGeneration, ContextMessage, ContextStore } from './context/context-store.js';
 export { type ContextBinding, hasContext } from './context/has-context.js';

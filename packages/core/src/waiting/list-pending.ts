@@ -1,7 +1,7 @@
 import type { PendingRecord } from '../bus/bus.js';
+import { pauseStanding } from '../claims/can-resume.js';
 import { type AskedInputRequest, askedInputRequest } from '../input-request/asked-input-request.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { awaitsAnswer } from './awaits-answer.js';
 
 /** What `runtime.pending()` narrows to: one agent, one action, or both. */
 export interface PendingFilter {
@@ -39,7 +39,10 @@ export async function listPending(runtime: Runtime, filter: PendingFilter = {}):
     (record) => record.input_expires_at === undefined || Date.parse(record.input_expires_at) > now,
   );
   const waiting = await Promise.all(
-    candidates.map((record) => awaitsAnswer(runtime.bus.claims, record.generation_id, record.claim_slot)),
+    candidates.map(
+      async (record) =>
+        (await pauseStanding(runtime.bus.claims, record.generation_id, record.claim_slot)) === 'waiting',
+    ),
   );
   return candidates
     .filter((_, position) => waiting[position])

@@ -1,8 +1,8 @@
 import type { AgentBase } from '../agent/agent-types.js';
 import type { InputTimer, Job, StoredCheckpoint } from '../bus/bus.js';
+import { pauseStanding } from '../claims/can-resume.js';
 import { ResumeError } from '../errors/resume-error.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { awaitsAnswer } from './awaits-answer.js';
 
 /**
  * Meets one pause's deadline in this process (the memory bus's runtime does): when the pause
@@ -60,7 +60,7 @@ async function duePause(
     checkpoint?.generation_id !== timer.generation_id ||
     checkpoint.claim_slot !== timer.claim_slot ||
     checkpoint.input_expires_at !== timer.due_at ||
-    !(await awaitsAnswer(runtime.bus.claims, timer.generation_id, timer.claim_slot))
+    (await pauseStanding(runtime.bus.claims, timer.generation_id, timer.claim_slot)) !== 'waiting'
   ) {
     return undefined;
   }
