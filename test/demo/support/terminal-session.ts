@@ -24,7 +24,11 @@ export interface TerminalSession {
  */
 export function startInTerminal(command: string, environment: Record<string, string> = {}): TerminalSession {
   const { ANTHROPIC_API_KEY: _anthropic, OPENAI_API_KEY: _openai, NATS_URL: _nats, ...inherited } = process.env;
-  const child = spawn('script', ['--quiet', '--flush', '--return', '--command', command, '/dev/null'], {
+  // `exec`: the shell `script` starts is replaced by the command. A person's interactive shell
+  // is not signalled by Ctrl-C while a command runs in the foreground; a non-interactive one in
+  // its place is (dash, the usual /bin/sh, then dies of the SIGINT and reports 130 whatever the
+  // command itself exits with).
+  const child = spawn('script', ['--quiet', '--flush', '--return', '--command', `exec ${command}`, '/dev/null'], {
     cwd: REPOSITORY,
     env: { ...inherited, ...environment },
     stdio: ['pipe', 'pipe', 'pipe'],
