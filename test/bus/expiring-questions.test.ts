@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { natsBus } from '@interlude/bus';
@@ -6,7 +6,7 @@ import { uniqueId } from '@interlude/bus/testing';
 import { createRuntime, type Runtime } from '@interlude/core';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { type ChildScript, startScript } from '../support/bus-child-process.js';
-import { defineRefundAgent, type SideEffect } from '../support/bus-refund-agent.js';
+import { defineRefundAgent, readSideEffects, type SideEffect } from '../support/bus-refund-agent.js';
 
 let directory: string;
 let sideEffectsFile: string;
@@ -25,12 +25,7 @@ afterEach(async () => {
 });
 
 async function refunds(): Promise<SideEffect[]> {
-  const text = await readFile(sideEffectsFile, 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as SideEffect)
-    .filter((effect) => effect.tool === 'issue_refund');
+  return (await readSideEffects(sideEffectsFile)).filter((effect) => effect.tool === 'issue_refund');
 }
 
 /** A runtime of this process on the test's NATS, with the refund agent under `name`. */

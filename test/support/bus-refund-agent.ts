@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { type AgentBase, defineAgent, InputRequest, type ProviderAdapter, type Runtime, tool } from '@interlude/core';
 import { type RecordedModelRequest, type ScriptedReply, scriptedProvider } from '@interlude/core/testing';
 import { z } from 'zod';
@@ -8,6 +9,15 @@ export interface SideEffect {
   tool: string;
   pid: number;
   generation_id: string;
+}
+
+/** The side effects written to `file` so far, by every process, in order (none when it does not exist yet). */
+export async function readSideEffects(file: string): Promise<SideEffect[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as SideEffect);
 }
 
 export interface RefundAgentOptions {
