@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { currentToolContext } from '../tool/tool-context.js';
 import { type InputExpiryOptions, inputExpiryJSON } from './input-expiry.js';
+import { validateAnswers } from './validate-answers.js';
 
 export type InputRequestKind = 'confirm' | 'text' | 'choice' | 'secret';
 const kinds: readonly InputRequestKind[] = ['confirm', 'text', 'choice', 'secret'];
@@ -155,7 +156,18 @@ export class InputRequest {
     if (options?.schema !== undefined) json.schema = toJsonSchema(options.schema);
     if (options?.metadata !== undefined) json.metadata = options.metadata;
     Object.assign(json, inputExpiryJSON(options, kind));
+    if (json.on_expiry !== undefined) checkExpiryAnswer(json);
     return new InputRequest(json);
+  }
+}
+
+/** An `onExpiry` answer must fit its question as a person's would, or the deadline would fail to resume it. */
+function checkExpiryAnswer(json: InputRequestJSON): void {
+  try {
+    validateAnswers([{ ...json, tool_call_id: 'on_expiry' }], { on_expiry: json.on_expiry?.answer });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TypeError(`onExpiry.answer does not fit the question: ${reason}`);
   }
 }
 

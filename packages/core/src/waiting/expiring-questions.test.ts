@@ -132,6 +132,12 @@ describe('questions that expire, on the memory bus', () => {
     expect(() => InputRequest.confirm('Go?', { expiresAt: 'next tuesday' })).toThrow(/Date or an ISO time/);
     expect(() => InputRequest.confirm('Go?', { onExpiry: { answer: true } })).toThrow(/needs expiresIn or expiresAt/);
     expect(() => InputRequest.secret('Token?', { expiresIn: 10, onExpiry: { answer: 'x' } })).toThrow(/secret/);
+    expect(() => InputRequest.confirm('Go?', { expiresIn: 10, onExpiry: { answer: 'yes' } })).toThrow(
+      /onExpiry.answer does not fit/,
+    );
+    expect(() =>
+      InputRequest.choice('Which?', { options: ['a', 'b'], expiresIn: 10, onExpiry: { answer: 'c' } }),
+    ).toThrow(/onExpiry.answer does not fit/);
     expect(() =>
       tool({ name: 't', description: 't', input: z.object({}), approvalExpiry: { expiresIn: 0 }, run: () => 1 }),
     ).toThrow(/expiresIn/);
