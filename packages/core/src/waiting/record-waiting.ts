@@ -9,22 +9,20 @@ import type { Checkpoint } from '../checkpoint/checkpoint.js';
 export async function recordWaiting(bus: Bus, checkpoint: Checkpoint): Promise<void> {
   const slot = checkpoint.claim_slot as number;
   const base = { version: 1 as const, generation_id: checkpoint.generation_id, agent: checkpoint.agent };
-  await bus.pending?.put({
-    ...base,
-    action: checkpoint.action_name,
-    claim_slot: slot,
-    input_requests: checkpoint.input_requests,
-    asked_at: new Date().toISOString(),
-    ...(checkpoint.input_expires_at !== undefined && { input_expires_at: checkpoint.input_expires_at }),
-  });
-  if (checkpoint.input_expires_at !== undefined) {
-    await bus.timers?.schedule({
+  const deadline = checkpoint.input_expires_at;
+  await Promise.all([
+    bus.pending?.put({
       ...base,
       action: checkpoint.action_name,
       claim_slot: slot,
-      due_at: checkpoint.input_expires_at,
-    });
-  }
+      input_requests: checkpoint.input_requests,
+      asked_at: new Date().toISOString(),
+      ...(deadline !== undefined && { input_expires_at: deadline }),
+    }),
+    deadline === undefined
+      ? undefined
+      : bus.timers?.schedule({ ...base, action: checkpoint.action_name, claim_slot: slot, due_at: deadline }),
+  ]);
 }
 
 /** Takes a generation that will not pause again (completed, cancelled) out of the pending index. */

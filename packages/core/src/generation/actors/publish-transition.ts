@@ -36,25 +36,24 @@ export function publishTransition(
       expiresAt = checkpoint.expires_at;
       before = async () => {
         await writeStep(lease, 'paused', { checkpoint });
-        await runtime.bus.checkpoints.save(scope.generationId, { checkpoint, params: options.params });
-        await recordWaiting(runtime.bus, checkpoint);
+        // Side by side: the pending index and the timer cost the pause no round trip of their own.
+        await Promise.all([
+          runtime.bus.checkpoints.save(scope.generationId, { checkpoint, params: options.params }),
+          recordWaiting(runtime.bus, checkpoint),
+        ]);
         // Stored: from here on its slot belongs to whoever resumes it, never to a release of ours.
         lease.ended = true;
       };
       break;
     }
     case 'completed': {
-      // Only a resumed run can have a pause listed; a fresh run that completes adds no round trip.
-      const listed = options.start.kind === 'resume';
-      const forget = () => (listed ? forgetWaiting(runtime.bus, scope.generationId) : Promise.resolve());
-      if (lease.mode === 'job')
-        before = async () => {
-          await writeStep(lease, 'finished');
-          await forget();
-        };
-      else if (listed) before = forget;
+      // Only a resumed run can have a pause listed. Its entry is dropped without holding the run
+      // up: `runtime.pending()` checks every entry against the claim log, so one left behind (a
+      // crash, a closed bus) is never listed, only kept.
+      if (options.start.kind === 'resume') void forgetWaiting(runtime.bus, scope.generationId).catch(() => undefined);
+      if (lease.mode === 'job') before = () => writeStep(lease, 'finished');
       // Done: a later failure (of a callback, of the context store) must not give the claim back.
-      if (lease.mode !== 'job') lease.ended = true;
+      else lease.ended = true;
       break;
     }
     case 'failed':
