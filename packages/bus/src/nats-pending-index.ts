@@ -43,9 +43,10 @@ export function createNatsPendingIndex(
           const entry = await retryTransient(() => pending.get(key), retry);
           if (entry === null || entry.operation !== 'PUT') return undefined;
           const record = decodeJson<PendingRecord>(entry.value);
-          // Agent and action are stored readable: another agent's record is skipped unopened.
+          // Agent, action and audience are stored readable: another's record is skipped unopened.
           if (filter.agent !== undefined && record.agent !== filter.agent) return undefined;
           if (filter.action !== undefined && record.action !== filter.action) return undefined;
+          if (filter.audience !== undefined && record.audience !== filter.audience) return undefined;
           try {
             return openPendingRecord(sealer, key, record);
           } catch (error) {

@@ -30,6 +30,7 @@ export type {
   JobVerdict,
   PendingIndex,
   PendingRecord,
+  PendingRecordFilter,
   StoredCheckpoint,
   Subscription,
   TimerQueue,

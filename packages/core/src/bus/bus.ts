@@ -98,6 +98,15 @@ export interface PendingRecord {
   input_requests: InputRequestJSON[];
   asked_at: string;
   input_expires_at?: string;
+  /** The deployment its checkpoint was signed for: `runtime.pending()` lists its own deployment's. */
+  audience?: string;
+}
+
+/** What a pending-index listing narrows to; a field left out matches every record. */
+export interface PendingRecordFilter {
+  agent?: string;
+  action?: string;
+  audience?: string;
 }
 
 /**
@@ -114,7 +123,7 @@ export interface PendingIndex {
    * cannot read a record (sealed with a key it does not hold) leaves it out, so one deployment's
    * records never break another's list.
    */
-  list(filter?: { agent?: string; action?: string }): Promise<PendingRecord[]>;
+  list(filter?: PendingRecordFilter): Promise<PendingRecord[]>;
 }
 
 export interface EventFilter {

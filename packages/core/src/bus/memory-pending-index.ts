@@ -15,7 +15,8 @@ export function createMemoryPendingIndex(): PendingIndex {
         [...records.values()].filter(
           (record) =>
             (filter.agent === undefined || record.agent === filter.agent) &&
-            (filter.action === undefined || record.action === filter.action),
+            (filter.action === undefined || record.action === filter.action) &&
+            (filter.audience === undefined || record.audience === filter.audience),
         ),
       );
     },

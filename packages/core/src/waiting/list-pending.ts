@@ -23,17 +23,21 @@ export interface PendingGeneration {
 
 /**
  * The generations paused on a question right now, oldest first: listed by the bus's pending
- * index, each confirmed against the claim log (answered, cancelled or claimed by its deadline, it
- * is not listed) and left out once its deadline has passed, since an answer would be refused.
+ * index (this deployment's only: those whose checkpoint was signed for the runtime's audience),
+ * each confirmed against the claim log (answered, cancelled or claimed by its deadline, it is not
+ * listed) and left out once its deadline has passed, since an answer would be refused.
  */
 export async function listPending(runtime: Runtime, filter: PendingFilter = {}): Promise<PendingGeneration[]> {
   checkFilter(filter);
   const index = runtime.bus.pending;
   if (index === undefined) return [];
   const now = Date.now();
+  // Another deployment on the same server (its checkpoints signed for another audience) is not ours to list.
+  const audience = await runtime.audience();
   const narrowed = {
     ...(filter.agent !== undefined && { agent: filter.agent }),
     ...(filter.action !== undefined && { action: filter.action }),
+    ...(audience !== undefined && { audience }),
   };
   const candidates = (await index.list(narrowed)).filter(
     (record) => record.input_expires_at === undefined || Date.parse(record.input_expires_at) > now,

@@ -18,6 +18,7 @@ export async function recordWaiting(bus: Bus, checkpoint: Checkpoint): Promise<v
       input_requests: checkpoint.input_requests,
       asked_at: new Date().toISOString(),
       ...(deadline !== undefined && { input_expires_at: deadline }),
+      ...(checkpoint.audience !== undefined && { audience: checkpoint.audience }),
     }),
     deadline === undefined
       ? undefined
