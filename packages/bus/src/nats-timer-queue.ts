@@ -92,13 +92,22 @@ export function createNatsTimerQueue(
           message.nak(Math.min(left, LONGEST_WAIT_MS));
           continue;
         }
-        try {
-          await handler(timer);
-          message.ack();
-        } catch (error) {
-          onError(error, `meeting the deadline of ${timer.generation_id}`);
-          message.nak(RETRY_DELAY_MS);
-        }
+        // Met beside the others (a deadline's resume runs a whole turn of a generation), the timer
+        // kept by heartbeats while it runs, as a job is, so no other worker is handed it meanwhile.
+        const heartbeat = setInterval(() => message.working(), ACK_WAIT_MS / 3);
+        const meeting = handler(timer)
+          .then(
+            () => message.ack(),
+            (error: unknown) => {
+              onError(error, `meeting the deadline of ${timer.generation_id}`);
+              message.nak(RETRY_DELAY_MS);
+            },
+          )
+          .finally(() => {
+            clearInterval(heartbeat);
+            inFlight.delete(meeting);
+          });
+        inFlight.add(meeting);
       }
     })();
     return {
