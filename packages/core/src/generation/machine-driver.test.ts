@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { assign, fromPromise, raise, setup } from 'xstate';
 import { createMachineDriver } from './machine-driver.js';
 
@@ -122,6 +122,22 @@ describe('the machine driver (XState internals it relies on)', () => {
       'total 9',
       'finished @10',
     ]);
+  });
+
+  it('prints nothing while it runs, under the development build test runners load', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const log: Log = { entries: [] };
+      const driver = driverFor(async (input) => input.total + input.amount);
+      const idle = await driver.start(log, { total: 1 }, atIdle);
+      await driver.send(log, idle, { type: 'GO', amount: 4 }, never);
+      expect(warn).not.toHaveBeenCalled();
+      expect(error).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
   });
 
   it('turns a rejected invocation into its error event', async () => {
