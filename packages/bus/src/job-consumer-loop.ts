@@ -98,6 +98,12 @@ export function runJobConsumer(
   const copies = new Map<string, Held[]>();
   /** Stored messages this consumer acknowledged lately: a late copy of one is acknowledged, not run. */
   const acknowledged = new Set<string>();
+  /**
+   * The last delivery count this consumer ran each failed job at. nats-server 2.9 sometimes
+   * redelivers a job handed back with a delay under a count of 1 (seen on 2.9.10: 1, 2, 3, 4, 1,
+   * 6): trusted as is, such a job would get a sixth run past its last delivery.
+   */
+  const attemptsRun = new Map<string, number>();
 
   /** Tells the server every third of the ack wait that the job is still being worked on. */
   const keepAlive = (message: Msg): NodeJS.Timeout => {
@@ -126,7 +132,7 @@ export function runJobConsumer(
    */
   const runOne = async (held: Held): Promise<Answer> => {
     const { message, heartbeat } = held;
-    const attempt = deliveryCount(message);
+    const attempt = Math.max(deliveryCount(message), (attemptsRun.get(held.identity ?? '') ?? 0) + 1);
     const refuse = async (letter: Omit<DeadLetter, 'queue' | 'version' | 'attempt' | 'time'>) => {
       await settings.deadLetter(
         { ...letter, attempt, time: new Date().toISOString() },
@@ -165,9 +171,16 @@ export function runJobConsumer(
         return refuse({ reason, ...kept(opened ?? job, message) });
       }
       const backoffMs = Math.min(30_000, 250 * 2 ** (attempt - 1));
+      rememberAttempt(held.identity, attempt);
       nak(message, backoffMs);
       return { acknowledged: false, backoffMs };
     }
+  };
+
+  const rememberAttempt = (identity: string | undefined, attempt: number) => {
+    if (identity === undefined) return;
+    attemptsRun.set(identity, attempt);
+    if (attemptsRun.size > 10_000) attemptsRun.delete(attemptsRun.keys().next().value as string);
   };
 
   const acknowledgeCopy = (copy: Msg) => {
@@ -185,6 +198,7 @@ export function runJobConsumer(
   const settleCopies = ({ identity }: Held, answer: Answer) => {
     if (identity === undefined || 'handedBack' in answer) return;
     if (answer.acknowledged) {
+      attemptsRun.delete(identity);
       acknowledged.add(identity);
       if (acknowledged.size > 1_000) acknowledged.delete(acknowledged.values().next().value as string);
     }

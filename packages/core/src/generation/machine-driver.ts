@@ -5,9 +5,9 @@ import {
   type AnyStateNode,
   createEmptyActor,
   type EventFrom,
-  fromPromise,
   type EventObject,
   type ExecutableActionObject,
+  fromPromise,
 } from 'xstate';
 
 /**
