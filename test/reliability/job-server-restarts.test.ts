@@ -63,11 +63,26 @@ afterAll(async () => {
   if (storeDirectory !== undefined) await rm(storeDirectory, { recursive: true, force: true });
 });
 
+/** What the job stream and its consumers held when last asked, for the failure message. */
+let lastJobState = '';
+
 /** Messages the job stream still holds (every one of them is ours: the server is private). */
 async function jobsLeft(): Promise<number> {
   const connection = await connect({ servers: server.url });
   try {
-    return (await (await jetstreamManager(connection)).streams.info(JOBS_STREAM)).state.messages;
+    const manager = await jetstreamManager(connection);
+    const { state } = await manager.streams.info(JOBS_STREAM);
+    if (state.messages > 0) {
+      const consumers = [];
+      for await (const consumer of manager.consumers.list(JOBS_STREAM)) {
+        consumers.push(
+          `${consumer.name}: delivered ${consumer.delivered.stream_seq}, ack floor ${consumer.ack_floor.stream_seq}, ` +
+            `ack pending ${consumer.num_ack_pending}, redelivered ${consumer.num_redelivered}, pending ${consumer.num_pending}`,
+        );
+      }
+      lastJobState = `${state.messages} left (seq ${state.first_seq}..${state.last_seq}); ${consumers.join('; ')}`;
+    }
+    return state.messages;
   } finally {
     await connection.close();
   }
@@ -104,7 +119,11 @@ describe('the nats-server holding the jobs SIGKILLed and restarted under load (r
         progress: () => `${operator.completed.size} completed; ${operator.failures.join('; ')}`,
       });
       // Nothing stays in the work queue: every delivery, duplicates after the restarts included, is acknowledged.
-      await waitUntil(async () => (await jobsLeft()) === 0, 'the job stream to empty', { timeoutMs: 30_000 });
+      await waitUntil(async () => (await jobsLeft()) === 0, 'the job stream to empty', {
+        timeoutMs: 30_000,
+        everyMs: 500,
+        progress: () => lastJobState,
+      });
       seconds = Number(((performance.now() - started) / 1000).toFixed(1));
     } finally {
       await fleet.stop();

@@ -1,38 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { comparePlainCheck, hostileValues, withField } from '../testing/plain-check-mutations.js';
 import { checkpointShape, hasCheckpointShape } from './checkpoint-shape.js';
 
 const read = (name: string) => JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
 const corpus = [read('v1-refund.json'), read('v2-claim-slot-refund.json'), read('v3-signed-refund.json')];
 
-/** Values a client or a bad store could put anywhere: wrong types, edge numbers, odd objects. */
-const hostileValues: unknown[] = [
-  undefined,
-  null,
-  0,
-  -1,
-  1.5,
-  Number.NaN,
-  Number.POSITIVE_INFINITY,
-  2 ** 53,
-  '',
-  'x',
-  true,
-  false,
-  [],
-  [1],
-  [''],
-  ['a', 2],
-  {},
-  { a: 1 },
-  { constructor: 1 },
-  JSON.parse('{"__proto__": {"x": 1}}'),
-  Object.create(null),
-  new Date(0),
-  { [Symbol('s')]: 1 },
-  'choice',
-  'confirm',
-];
+/**
+ * Hostile values; an object with a symbol key, as a store adapter built in process could hand
+ * over; and the question kinds a checkpoint names, out of place.
+ */
+const values: readonly unknown[] = [...hostileValues, { [Symbol('s')]: 1 }, 'choice', 'confirm'];
+const replace = withField;
 
 /** Every checkpoint with one field (top level, in a question, in a result) replaced or removed. */
 function singleFieldMutations(frozen: Record<string, unknown> & { input_requests: unknown[] }): unknown[] {
@@ -41,13 +20,7 @@ function singleFieldMutations(frozen: Record<string, unknown> & { input_requests
   const baseResult = Object.values(frozen['completed_results'] as object)[0] as Record<string, unknown>;
   const withResult = (result: unknown) => ({ ...frozen, completed_results: { call_x: result } });
   const mutated: unknown[] = [];
-  const replace = (target: Record<string, unknown>, key: string, value: unknown) => {
-    const copy: Record<string, unknown> = { ...target };
-    if (value === undefined) delete copy[key];
-    else copy[key] = value;
-    return copy;
-  };
-  for (const value of hostileValues) {
+  for (const value of values) {
     for (const key of [...Object.keys(frozen), 'claim_slot', 'traceparent', 'signature'])
       mutated.push(replace(frozen, key, value));
     // A version 2 checkpoint dressed as version 1 (or the reverse), with any slot.
@@ -74,16 +47,12 @@ describe('the plain checkpoint check', () => {
 
   it('never accepts a checkpoint the schema refuses, over every single-field mutation of each version', () => {
     const mutations = corpus.flatMap(singleFieldMutations);
-    let acceptedByBoth = 0;
-    let refusedByBoth = 0;
-    for (const candidate of mutations) {
-      const zodAccepts = checkpointShape.safeParse(candidate).success;
-      const plainAccepts = hasCheckpointShape(candidate);
-      if (plainAccepts && !zodAccepts)
-        throw new Error(`accepted what zod refuses (${zodIssues(candidate)}): ${show(candidate)}`);
-      if (plainAccepts) acceptedByBoth += 1;
-      if (!zodAccepts) refusedByBoth += 1;
-    }
+    const { accepted: acceptedByBoth, refused: refusedByBoth } = comparePlainCheck(
+      mutations,
+      (candidate) => checkpointShape.safeParse(candidate).success,
+      hasCheckpointShape,
+      (candidate) => `(${zodIssues(candidate)}) ${show(candidate)}`,
+    );
     // Both verdicts occur: the mutations reach both sides of the check.
     expect(mutations.length).toBeGreaterThan(1_600);
     expect(acceptedByBoth).toBeGreaterThan(100);
