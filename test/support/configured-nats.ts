@@ -1,6 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BusConnectionError } from '@interlude/bus';
+import type { Bus } from '@interlude/core';
 import { type StartedNatsServer, startNatsServer } from './global-setup.js';
 
 /** A private nats-server started from a configuration the test wrote, and how to end it. */
@@ -50,4 +52,12 @@ export function tlsBlock(files: { serverCertFile: string; serverKeyFile: string;
   timeout: 2
 }
 `;
+}
+
+/** What a bus call ends with: `works` once the server let it in, or the code it was refused with. */
+export async function connectionOutcome(target: Bus): Promise<string> {
+  return target.events('gen_00000000000000000000000000000000').then(
+    () => 'works',
+    (error: unknown) => (BusConnectionError.isInstance(error) ? error.code : `other: ${String(error)}`),
+  );
 }

@@ -1,9 +1,15 @@
-import { BusConnectionError, natsBus } from '@interlude/bus';
+import { type BusConnectionError, natsBus } from '@interlude/bus';
 import type { Bus } from '@interlude/core';
 import { createUser } from '@nats-io/nkeys';
 import { nkeyAuthenticator } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConfiguredNats, scratchDirectory, startConfiguredNats, tlsBlock } from '../support/configured-nats.js';
+import {
+  type ConfiguredNats,
+  connectionOutcome as outcome,
+  scratchDirectory,
+  startConfiguredNats,
+  tlsBlock,
+} from '../support/configured-nats.js';
 import { makeTestCertificates, type TestCertificates } from '../support/tls-certificates.js';
 
 const servers: ConfiguredNats[] = [];
@@ -27,14 +33,6 @@ function bus(options: Parameters<typeof natsBus>[0]): Bus {
   const created = natsBus({ ...options, onError: () => undefined });
   buses.push(created);
   return created;
-}
-
-/** What a bus call ends with: `works` once the server let it in, or the code it was refused with. */
-async function outcome(target: Bus): Promise<string> {
-  return target.events('gen_00000000000000000000000000000000').then(
-    () => 'works',
-    (error: unknown) => (BusConnectionError.isInstance(error) ? error.code : `other: ${String(error)}`),
-  );
 }
 
 describe('natsBus against a server that requires credentials', () => {
