@@ -9,7 +9,7 @@ import { secretFormsIn } from '@interlude/core/testing';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { type ChildScript, startScript } from '../support/bus-child-process.js';
 import { rawLastStored, rawStored } from '../support/bus-raw-log.js';
-import { defineRefundAgent, type SideEffect } from '../support/bus-refund-agent.js';
+import { defineRefundAgent, readSideEffects, type SideEffect } from '../support/bus-refund-agent.js';
 
 let directory: string;
 let sideEffectsFile: string;
@@ -27,12 +27,8 @@ afterEach(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-async function sideEffects(): Promise<SideEffect[]> {
-  const text = await readFile(sideEffectsFile, 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as SideEffect);
+function sideEffects(): Promise<SideEffect[]> {
+  return readSideEffects(sideEffectsFile);
 }
 
 async function untilFileHasText(path: string, timeoutMs = 20_000): Promise<void> {

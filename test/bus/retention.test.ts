@@ -1,4 +1,4 @@
-import { CHECKPOINT_STREAM, EVENTS_STREAM, EventsExpiredError, natsBus } from '@interlude/bus';
+import { CHECKPOINT_STREAM, EVENTS_STREAM, EventsExpiredError, natsBus, PENDING_STREAM } from '@interlude/bus';
 import { type AgentBase, createRuntime, defineAgent, InputRequest, type Runtime, tool } from '@interlude/core';
 import { scriptedProvider } from '@interlude/core/testing';
 import { jetstreamManager, type StreamInfo } from '@nats-io/jetstream';
@@ -88,6 +88,10 @@ describe('storage over many generations on natsBus', () => {
     // Only the deployment's id is left in the bucket: every checkpoint was removed at completion.
     const bucket = await streamInfo(CHECKPOINT_STREAM);
     expect(bucket.state.messages).toBe(1);
+    // Nor a pending record, nor a marker in its place: the index holds only what waits.
+    const pendingIndex = await streamInfo(PENDING_STREAM);
+    expect(pendingIndex.state.messages).toBe(0);
+    expect(await runtime.pending()).toEqual([]);
     const log = await streamInfo(EVENTS_STREAM);
     expect(log.state.bytes).toBeLessThanOrEqual(EVENT_MAX_BYTES);
     expect(log.state.first_seq).toBeGreaterThan(1);
@@ -105,6 +109,7 @@ describe('storage over many generations on natsBus', () => {
     recordFigure('retention', {
       generations: GENERATIONS,
       checkpointsLeft: bucket.state.messages - 1,
+      pendingRecordsLeft: pendingIndex.state.messages,
       eventLogBytes: log.state.bytes,
       eventLogMessages: log.state.messages,
       eventMaxBytes: EVENT_MAX_BYTES,

@@ -85,4 +85,39 @@ describe('the demo with NATS_URL', () => {
     expect(replay).toContain('declined toolu_refund_01');
     expect(replay.trim().split('\n').at(-1)).toContain('completed');
   }, 90_000);
+
+  it('lists, after a restart, the question asked before it, and resumes it', async () => {
+    // Its own desk and queue: the shared one above is stopped by the test before this.
+    const environment = { NATS_URL: natsUrl, DEMO_QUEUE: `demo-${randomUUID().slice(0, 8)}` };
+    const first = await startDemo(environment);
+    let generationId: string;
+    try {
+      generationId = await queueTicketRun(first.url, 101);
+      await expect.poll(() => pendingIds(first.url), { timeout: 15_000 }).toContain(generationId);
+    } finally {
+      await first.stop();
+    }
+    const second = await startDemo(environment);
+    try {
+      expect(await pendingIds(second.url)).toContain(generationId);
+      const summary = (await (await fetch(`${second.url}/api/generations/${generationId}`)).json()) as {
+        status: string;
+      };
+      expect(summary.status).toBe('awaiting_input');
+      expect(await runCli(second.url, ['answer', generationId, 'toolu_refund_01', 'yes'])).toContain(
+        'the worker resumes',
+      );
+      const status = async () =>
+        ((await (await fetch(`${second.url}/api/generations/${generationId}`)).json()) as { status: string }).status;
+      await expect.poll(status, { timeout: 15_000 }).toBe('completed');
+      expect(await pendingIds(second.url)).not.toContain(generationId);
+    } finally {
+      await second.stop();
+    }
+  }, 90_000);
 });
+
+async function pendingIds(url: string): Promise<string[]> {
+  const pending = (await (await fetch(`${url}/api/pending`)).json()) as { generationId: string }[];
+  return pending.map((question) => question.generationId);
+}

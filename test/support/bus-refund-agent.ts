@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { type AgentBase, defineAgent, InputRequest, type ProviderAdapter, type Runtime, tool } from '@interlude/core';
 import { type RecordedModelRequest, type ScriptedReply, scriptedProvider } from '@interlude/core/testing';
 import { z } from 'zod';
@@ -8,6 +9,15 @@ export interface SideEffect {
   tool: string;
   pid: number;
   generation_id: string;
+}
+
+/** The side effects written to `file` so far, by every process, in order (none when it does not exist yet). */
+export async function readSideEffects(file: string): Promise<SideEffect[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as SideEffect);
 }
 
 export interface RefundAgentOptions {
@@ -21,6 +31,10 @@ export interface RefundAgentOptions {
   modelDelayMs?: number;
   /** Model→tool rounds of `lookup_order` before the refund, so a generation has many events. */
   lookups?: number;
+  /** The agent's name (default `support`): a test of its own makes its deadlines its own. */
+  name?: string;
+  /** The refund question expires this long after it is asked, approved then (`onExpiry: { answer: true }`). */
+  approveAfterMs?: number;
 }
 
 function hasToolResultFor(request: RecordedModelRequest, toolCallId: string): boolean {
@@ -88,13 +102,19 @@ export function defineRefundAgent(runtime: Runtime, options: RefundAgentOptions)
     description: 'Refund part of an order',
     input: z.object({ order_id: z.number(), amount: z.number() }),
     async run({ order_id, amount }, context) {
-      if (context.answer === undefined) return InputRequest.confirm(`Refund $${amount} on order ${order_id}?`);
+      if (context.answer === undefined) {
+        const expiry = options.approveAfterMs === undefined ? {} : { expiresIn: options.approveAfterMs };
+        return InputRequest.confirm(`Refund $${amount} on order ${order_id}?`, {
+          ...expiry,
+          ...(options.approveAfterMs !== undefined && { onExpiry: { answer: true } }),
+        });
+      }
       record('issue_refund', context.generationId);
       return { refunded: amount };
     },
   });
   return defineAgent({
-    name: 'support',
+    name: options.name ?? 'support',
     runtime,
     provider: refundModel(options),
     actions: {

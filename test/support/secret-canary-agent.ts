@@ -96,7 +96,10 @@ export function defineVaultAgent(options: {
     input: z.object({}),
     run: (_input, ctx) => {
       if (ctx.answer === undefined) {
-        return InputRequest.confirm(`Deploy with ${String(secretInEveryForm(held().token)['nfd'])}?`);
+        // It expires (in an hour, long after the scenario): its pause sets a timer and lists a deadline.
+        return InputRequest.confirm(`Deploy with ${String(secretInEveryForm(held().token)['nfd'])}?`, {
+          expiresIn: 3_600_000,
+        });
       }
       return { deployed: ctx.answer === true };
     },

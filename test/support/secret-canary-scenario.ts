@@ -45,10 +45,22 @@ export const RAW_NATS_SINKS = [
   'checkpoint bucket',
   'dead letters',
   'every NATS message',
+  'pending index',
   'stored claims',
   'stored events',
   'stored jobs',
+  'stored timers',
 ] as const;
+
+/**
+ * Raw sinks that carry no payload at all, only what routes and identifies a record (a timer is a
+ * generation id, agent, action, claim slot and due time): nothing there is scrubbed or sealed
+ * because nothing there could hold a secret, which the tests check by the record's keys.
+ */
+export const PAYLOAD_FREE_SINKS: readonly string[] = ['stored timers'];
+
+/** The keys of a stored timer, and nothing else. */
+export const TIMER_KEYS = ['action', 'agent', 'claim_slot', 'due_at', 'generation_id', 'version'];
 
 /** What a run of the scenario left behind: every sink's bytes as text, by name, and what the tools saw. */
 export interface SecretCanaryRun {
@@ -105,6 +117,8 @@ export async function runSecretCanaryScenario(
     record('responses', JSON.stringify(response));
     const subject = `$KV.interlude_checkpoints.${response.generationId}`;
     record('checkpoint bucket', await rawLastStored(options.natsUrl, 'KV_interlude_checkpoints', subject));
+    const listed = `$KV.interlude_pending.${response.generationId}`;
+    record('pending index', await rawLastStored(options.natsUrl, 'KV_interlude_pending', listed));
   };
   try {
     server.enqueue(
@@ -138,6 +152,10 @@ export async function runSecretCanaryScenario(
     await elsewhere.stop();
     const confirm = await runtime.answer(asked.generationId, { c_account: picked });
     await storedCheckpoint(confirm);
+    // The confirmation expires: its pause's timer, read before a worker holds it.
+    // (Read by subject, not through a consumer: a work-queue stream takes no second consumer of it.)
+    const timer = `interlude.timers.vault.${asked.generationId}`;
+    record('stored timers', await rawLastStored(options.natsUrl, 'INTERLUDE_TIMERS', timer));
     // Twice: one job resumes, the other finds the checkpoint taken and is refused to the dead letters.
     await runtime.answerLater(asked.generationId, { c_confirm: true }, { queue });
     await runtime.answerLater(asked.generationId, { c_confirm: true }, { queue });

@@ -7,7 +7,7 @@ import { type AgentBase, createRuntime, type Runtime } from '@interlude/core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readRepositoryFile } from '../docs/repository-files.js';
 import { type ChildScript, startScript } from '../support/bus-child-process.js';
-import { defineRefundAgent, type SideEffect } from '../support/bus-refund-agent.js';
+import { defineRefundAgent, readSideEffects } from '../support/bus-refund-agent.js';
 import { waitUntil } from '../support/reliability-wait.js';
 
 const SCRIPT = 'embedded-worker-process.ts';
@@ -55,14 +55,6 @@ function exitWithin(child: ChildScript, withinMs: number): Promise<number | null
   ]);
 }
 
-async function sideEffects(file: string): Promise<SideEffect[]> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as SideEffect);
-}
-
 describe('a worker embedded in an application, shut down as the README shows', () => {
   it('is the shutdown both READMEs show, character for character', () => {
     const shown = readmeShutdown();
@@ -90,7 +82,7 @@ describe('a worker embedded in an application, shut down as the README shows', (
 
     const second = start({ QUEUE: queue, SIDE_EFFECTS_FILE: sideEffectsFile });
     await second.waitForLine(new RegExp(`^job completed ${generationId}$`), 30_000);
-    const refunds = (await sideEffects(sideEffectsFile)).filter(
+    const refunds = (await readSideEffects(sideEffectsFile)).filter(
       (effect) => effect.tool === 'issue_refund' && effect.generation_id === generationId,
     );
     expect(refunds.map((effect) => effect.pid)).toEqual([first.process.pid]);

@@ -78,6 +78,37 @@ async function answer(question, value) {
   await refresh();
 }
 
+async function cancel(generation) {
+  try {
+    await api(`/api/generations/${generation.generationId}/cancel`, {
+      method: 'POST',
+      body: JSON.stringify({ reason: 'cancelled at the desk' }),
+    });
+    state.notice = 'Cancelled: its checkpoint is consumed, and a later answer is refused.';
+  } catch (error) {
+    state.notice = `Not cancelled: ${error.message}`;
+  }
+  await refresh();
+}
+
+/** "expires in 0:42" for a deadline, counted down by `tickCountdowns` every second. */
+function countdownText(expiresAt) {
+  const seconds = Math.ceil((Date.parse(expiresAt) - Date.now()) / 1000);
+  if (seconds <= 0) return 'expiring…';
+  return `expires in ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+function countdown(expiresAt) {
+  if (expiresAt === undefined) return null;
+  return h('span', { class: 'countdown', 'data-countdown': expiresAt }, countdownText(expiresAt));
+}
+
+function tickCountdowns() {
+  for (const element of document.querySelectorAll('[data-countdown]')) {
+    element.textContent = countdownText(element.getAttribute('data-countdown'));
+  }
+}
+
 function render() {
   fill(document.getElementById('tickets'), state.tickets.map(renderTicket));
   fill(document.getElementById('pending'), state.pending.map(renderPending));
@@ -127,6 +158,7 @@ function renderPending(question) {
       { class: 'muted' },
       `${question.agent} · ticket ${generation?.ticketId ?? '?'} · ${clock(question.askedAt)}`,
     ),
+    countdown(question.expiresAt),
   );
 }
 
@@ -200,6 +232,14 @@ function renderDetail() {
       generation.status.replaceAll('_', ' '),
     ),
     h('code', { class: 'muted', 'data-generation-id': generation.generationId }, generation.generationId),
+    countdown(generation.pending.find((question) => question.expiresAt !== undefined)?.expiresAt),
+    generation.status === 'awaiting_input'
+      ? h(
+          'button',
+          { type: 'button', class: 'cancel', 'data-cancel': true, onclick: () => void cancel(generation) },
+          'Cancel',
+        )
+      : null,
   );
   fill(parts.notice, state.notice ? h('p', { class: 'notice', 'data-notice': true }, state.notice) : null);
   const questionsKey = generation.pending.map((question) => `${question.toolCallId}@${question.askedAt}`).join('|');
@@ -261,3 +301,4 @@ function connect() {
 
 connect();
 void refresh();
+setInterval(tickCountdowns, 1_000);

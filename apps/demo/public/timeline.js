@@ -43,6 +43,15 @@ function describe(event) {
       return data.text;
     case 'failed':
       return data.error.message;
+    case 'input_expired':
+      return `nobody answered by ${clock(data.input_expires_at)}: ${[
+        data.declined_tool_calls.length > 0 ? `declined ${data.declined_tool_calls.join(', ')}` : '',
+        data.answered_tool_calls.length > 0 ? `answered ${data.answered_tool_calls.join(', ')} as set` : '',
+      ]
+        .filter(Boolean)
+        .join(', ')}`;
+    case 'cancelled':
+      return `cancelled: ${data.reason}`;
     case 'tool_turns_exceeded':
       return `stopped after ${data.tool_turns} tool turns (limit ${data.max_tool_turns})`;
     default:

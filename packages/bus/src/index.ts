@@ -32,6 +32,10 @@ export {
   JOBS_STREAM,
   JOBS_SUBJECT_ROOT,
   jobSubject,
+  PENDING_BUCKET,
+  PENDING_STREAM,
+  TIMERS_STREAM,
+  TIMERS_SUBJECT_ROOT,
 } from './subjects.js';
 export { createWorker, type Worker, type WorkerOptions, type WorkerStopOptions } from './worker.js';
 export { WORKER_METER_NAME, WORKER_METRICS } from './worker-metrics.js';

@@ -8,9 +8,11 @@ import { createKvCheckpointStore } from './kv-checkpoint-store.js';
 import { createNatsClaimLog } from './nats-claim-log.js';
 import { readDeploymentId } from './nats-deployment.js';
 import { type EventTrust, publishEvent, readEvents } from './nats-event-log.js';
+import { createNatsPendingIndex } from './nats-pending-index.js';
 import { connectNats, type NatsBusOptions, type NatsResources } from './nats-setup.js';
 import { replicasOf, retentionOf, setUpNats } from './nats-streams.js';
 import { subscribeEvents } from './nats-subscribe.js';
+import { createNatsTimerQueue } from './nats-timer-queue.js';
 import { type RetryOptions, retryTransient } from './retry.js';
 import { CHECKPOINT_STREAM, CLAIMS_STREAM, DEAD_STREAM, EVENTS_STREAM, JOBS_STREAM } from './subjects.js';
 
@@ -20,7 +22,9 @@ export type { NatsBusOptions } from './nats-setup.js';
  * The bus over NATS JetStream: how Interlude runs across processes and machines. Transitions go
  * to `interlude.gen.<agent>.<action>.<generation_id>.<event>` and the `INTERLUDE_EVENTS` log,
  * checkpoints to the KV bucket `interlude_checkpoints`, claims to the write-once slots of
- * `INTERLUDE_CLAIMS`, jobs to the work queue `INTERLUDE_JOBS` (refused ones to `INTERLUDE_DEAD`).
+ * `INTERLUDE_CLAIMS`, jobs to the work queue `INTERLUDE_JOBS` (refused ones to `INTERLUDE_DEAD`),
+ * deadlines of expiring questions to `INTERLUDE_TIMERS` and the list of paused generations to the
+ * KV bucket `interlude_pending`.
  * It is shared across processes, so a runtime on it needs a checkpoint key; with the runtime's
  * keys it signs every event (header `Interlude-Signature`) and drops, from `events()` and live
  * subscriptions, every event not signed with them. With a codec (`aesGcmCodec()`, or
@@ -190,6 +194,10 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
       await probeStreams(setUp, availability);
       return availability.current();
     },
+
+    timers: createNatsTimerQueue(() => ready, retry, onError),
+
+    pending: createNatsPendingIndex(() => ready, retry, sealer, onError),
 
     async close() {
       if (closed) return;

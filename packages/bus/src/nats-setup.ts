@@ -95,6 +95,8 @@ export interface NatsResources {
   client: JetStreamClient;
   manager: JetStreamManager;
   checkpoints: KV;
+  /** The pending index's bucket (`interlude_pending`). */
+  pending: KV;
   /**
    * Checkpoints are read with direct gets (nats-server 2.9+ allows them on a bucket), which any
    * replica may answer: fine on one server; with replicas the stream leader is asked instead, so

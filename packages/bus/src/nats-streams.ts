@@ -18,6 +18,10 @@ import {
   EVENTS_SUBJECT_ROOT,
   JOBS_STREAM,
   JOBS_SUBJECT_ROOT,
+  PENDING_BUCKET,
+  PENDING_STREAM,
+  TIMERS_STREAM,
+  TIMERS_SUBJECT_ROOT,
 } from './subjects.js';
 
 /** A day, for the limits' defaults. */
@@ -93,6 +97,15 @@ export async function setUpNats(
       max_bytes: bytesLimit(limits.deadLetterMaxBytes),
       num_replicas: replicas,
     },
+    // Deadlines: each held until a worker meets it, then acknowledged away.
+    {
+      name: TIMERS_STREAM,
+      subjects: [`${TIMERS_SUBJECT_ROOT}.>`],
+      storage: StorageType.File,
+      retention: RetentionPolicy.Workqueue,
+      duplicate_window: duplicateWindow,
+      num_replicas: replicas,
+    },
   ];
   const update = options.updateStreams === true;
   const differences: StreamDifference[] = [];
@@ -100,12 +113,14 @@ export async function setUpNats(
     const stored = stream.name === EVENTS_STREAM ? existing : undefined;
     differences.push(...(await ensureStream(manager, stream, { retry, update, stored })));
   }
-  // The bucket is made by nats.js (its stream has KV's own settings); only what the bus decides
-  // is checked: its replicas, and one value kept per key.
-  const bucketStream: WantedStream = { name: CHECKPOINT_STREAM, num_replicas: replicas, max_msgs_per_subject: 1 };
-  const bucketStored = await streamInfo(manager, bucketStream.name, retry);
-  if (bucketStored !== undefined) {
-    differences.push(...(await ensureStream(manager, bucketStream, { retry, update, stored: bucketStored })));
+  // The buckets are made by nats.js (their streams have KV's own settings); only what the bus
+  // decides is checked: their replicas, and one value kept per key.
+  for (const name of [CHECKPOINT_STREAM, PENDING_STREAM]) {
+    const bucketStream: WantedStream = { name, num_replicas: replicas, max_msgs_per_subject: 1 };
+    const bucketStored = await streamInfo(manager, name, retry);
+    if (bucketStored !== undefined) {
+      differences.push(...(await ensureStream(manager, bucketStream, { retry, update, stored: bucketStored })));
+    }
   }
   if (differences.length > 0) {
     throw new StreamConfigError(
@@ -118,6 +133,7 @@ export async function setUpNats(
     () => new Kvm(client).create(CHECKPOINT_BUCKET, { history: 1, replicas }),
     retry,
   );
+  const pending = await retryTransient(() => new Kvm(client).create(PENDING_BUCKET, { history: 1, replicas }), retry);
   const status = await retryTransient(() => checkpoints.status(), retry);
   const config = status.streamInfo.config;
   return {
@@ -126,6 +142,7 @@ export async function setUpNats(
     client,
     manager,
     checkpoints,
+    pending,
     checkpointsDirect: config.allow_direct === true && config.num_replicas === 1,
     replicas,
   };

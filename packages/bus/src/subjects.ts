@@ -21,13 +21,23 @@ export const CLAIMS_STREAM = 'INTERLUDE_CLAIMS';
 export const CLAIMS_SUBJECT_ROOT = 'interlude.claims';
 /** Stream of refused jobs, kept where operators can read them. */
 export const DEAD_STREAM = 'INTERLUDE_DEAD';
-/** Every stream the bus keeps, the checkpoint bucket's included. */
+/** Work-queue stream of pause deadlines, one message per pause, held until due (`natsBus().timers`). */
+export const TIMERS_STREAM = 'INTERLUDE_TIMERS';
+/** Root of the timer subjects: `interlude.timers.<agent>.<generation_id>`. */
+export const TIMERS_SUBJECT_ROOT = 'interlude.timers';
+/** KV bucket listing paused generations for `runtime.pending()`, keyed by generation id. */
+export const PENDING_BUCKET = 'interlude_pending';
+/** The stream JetStream keeps the pending index in (`KV_<bucket>`). */
+export const PENDING_STREAM = `KV_${PENDING_BUCKET}`;
+/** Every stream the bus keeps, the buckets' included. */
 export const ALL_STREAMS: readonly string[] = [
   EVENTS_STREAM,
   JOBS_STREAM,
   CLAIMS_STREAM,
   DEAD_STREAM,
   CHECKPOINT_STREAM,
+  TIMERS_STREAM,
+  PENDING_STREAM,
 ];
 /** Root of the dead-letter subjects: one per queue, `interlude.dead.<queue>`. */
 export const DEAD_SUBJECT_ROOT = 'interlude.dead';
@@ -91,6 +101,16 @@ export function jobConsumerName(queue: string): string {
 /** The subject of one slot of a generation's claim log. */
 export function claimSubject(generationId: string, slot: ClaimSlot): string {
   return `${CLAIMS_SUBJECT_ROOT}.${assertSubjectToken('generation id', generationId)}.${assertSubjectToken('claim slot', String(slot))}`;
+}
+
+/** The subject a generation's deadlines are kept on. */
+export function timerSubject(agent: string, generationId: string): string {
+  return `${TIMERS_SUBJECT_ROOT}.${assertSubjectToken('agent', agent)}.${assertSubjectToken('generation id', generationId)}`;
+}
+
+/** The durable consumer every worker serving `agent` shares to meet its deadlines. */
+export function timerConsumerName(agent: string): string {
+  return `interlude_timers_${assertSubjectToken('agent', agent)}`;
 }
 
 /** The subject a queue's refused jobs are kept on. */

@@ -5,13 +5,31 @@ interface ApiError {
   error?: { code: number; err_code: number; description: string };
 }
 
+type ConsumerState = ApiError & {
+  ack_floor?: { stream_seq: number };
+  delivered?: { stream_seq: number };
+  num_ack_pending?: number;
+};
+
+/**
+ * The stream sequence at or below which every job on the consumer's subject was acknowledged.
+ * Usually the ack floor. A 2.9 server restarted under load can also come back with a floor far
+ * behind while nothing waits for an ack (seen: delivered 160, ack floor 1, ack pending 0, and 22
+ * acknowledged jobs kept): a message stays pending until it is acknowledged, even one handed back
+ * for redelivery, so with none pending everything delivered so far was acknowledged.
+ */
+export function acknowledgedUpTo(info: ConsumerState): number {
+  const floor = info.ack_floor?.stream_seq ?? 0;
+  if (info.num_ack_pending !== 0 || info.delivered === undefined) return floor;
+  return Math.max(floor, info.delivered.stream_seq);
+}
+
 /**
  * Removes jobs the queue's consumer has acknowledged but the work-queue stream still holds. On
  * nats-server 2.9, an ack processed around a restart can move the consumer's ack floor without
  * the stream removing the message (fixed in later servers, which check the floor themselves): the
  * consumer never delivers it again, and it stays in `INTERLUDE_JOBS` for good. Every message on
- * the queue's subject at or below the consumer's ack floor was acknowledged, so it is deleted
- * here. Returns how many were. Safe from many workers at once: deleting a deleted message is a
+ * the queue's subject at or below `acknowledgedUpTo` was acknowledged, so it is deleted here. Returns how many were. Safe from many workers at once: deleting a deleted message is a
  * no-op answer.
  */
 export async function sweepAcknowledgedJobs(
@@ -22,10 +40,8 @@ export async function sweepAcknowledgedJobs(
     requests
       .request(`${names.apiPrefix}.${path}`, Buffer.from(JSON.stringify(body)))
       .then((reply) => decodeJson<ApiError & Record<string, unknown>>(reply.data));
-  const info = (await api(`CONSUMER.INFO.${names.stream}.${names.consumer}`, {})) as ApiError & {
-    ack_floor?: { stream_seq: number };
-  };
-  const floor = info.ack_floor?.stream_seq ?? 0;
+  const info = (await api(`CONSUMER.INFO.${names.stream}.${names.consumer}`, {})) as ConsumerState;
+  const floor = acknowledgedUpTo(info);
   let swept = 0;
   for (let from = 1; from <= floor; ) {
     const found = (await api(`STREAM.MSG.GET.${names.stream}`, {

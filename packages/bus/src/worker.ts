@@ -2,6 +2,7 @@ import {
   type AgentBase,
   DEFAULT_QUEUE,
   type Job,
+  type JobDelivery,
   type JobOutcome,
   jobVerdict,
   type Runtime,
@@ -11,6 +12,7 @@ import {
 import { type MeterProvider, metrics } from '@opentelemetry/api';
 import { startJobWorker, type Worker } from './job-worker.js';
 import { assertSubjectToken } from './subjects.js';
+import { meetDeadlines } from './worker-deadlines.js';
 import { createWorkerMetrics } from './worker-metrics.js';
 
 export type { Worker, WorkerStopOptions } from './job-worker.js';
@@ -72,21 +74,24 @@ export function createWorker(options: WorkerOptions): Worker {
     servedAgents,
     onError: (error) => console.error('[interlude/worker] counting open input requests:', error),
   });
+  const handle = async (job: Job, delivery: JobDelivery) => {
+    const run = () => runJob({ runtime, ...(agents !== undefined && { agents }), job, delivery });
+    const outcome = await measured.measure(job, delivery, run);
+    onJob(job, outcome);
+    return outcome;
+  };
   const worker = startJobWorker({
     bus: runtime.bus,
     queue,
     concurrency: options.concurrency ?? 1,
-    handle: async (job, delivery) => {
-      const run = () => runJob({ runtime, ...(agents !== undefined && { agents }), job, delivery });
-      const outcome = await measured.measure(job, delivery, run);
-      onJob(job, outcome);
-      return jobVerdict(outcome);
-    },
+    handle: async (job, delivery) => jobVerdict(await handle(job, delivery)),
   });
+  const deadlines = meetDeadlines(runtime, agents, [...servedAgents()], handle);
   return {
-    ready: worker.ready,
+    ready: Promise.all([worker.ready, deadlines.ready]).then(() => undefined),
     isConsuming: () => worker.isConsuming(),
     async stop(stopOptions) {
+      await deadlines.stop();
       await worker.stop(stopOptions);
       await measured.stop();
     },

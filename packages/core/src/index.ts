@@ -21,6 +21,7 @@ export type {
   EventFilter,
   EventHandler,
   EventSelector,
+  InputTimer,
   Job,
   JobConsumer,
   JobConsumerStopOptions,
@@ -28,8 +29,12 @@ export type {
   JobHandler,
   JobQueue,
   JobVerdict,
+  PendingIndex,
+  PendingRecord,
+  PendingRecordFilter,
   StoredCheckpoint,
   Subscription,
+  TimerQueue,
 } from './bus/bus.js';
 export { matchesFilter, toEventFilter } from './bus/event-filter.js';
 export {
@@ -61,7 +66,7 @@ export {
   signCheckpoint,
   verifyCheckpointSignature,
 } from './checkpoint/sign-checkpoint.js';
-export { canResume } from './claims/can-resume.js';
+export { canResume, checkpointStanding, type PauseStanding } from './claims/can-resume.js';
 export type { RunLease } from './claims/run-lease.js';
 export type { ContextGeneration, ContextMessage, ContextStore } from './context/context-store.js';
 export { type ContextBinding, hasContext } from './context/has-context.js';
@@ -79,6 +84,7 @@ export { Generation, newGenerationId, type ResumeInput, type RunControl } from '
 export type { GenerationResponse } from './generation/generation-response.js';
 export type { GenerationStream, StreamPart } from './generation/generation-stream.js';
 export type { AskedInputRequest } from './input-request/asked-input-request.js';
+export type { InputExpiryOptions } from './input-request/input-expiry.js';
 export {
   type ChoiceOption,
   InputRequest,
@@ -138,3 +144,5 @@ export {
 } from './trust/checkpoint-keys.js';
 export { CHECKPOINT_KEY_VARIABLE } from './trust/runtime-keys.js';
 export { signJob, verifyJob } from './trust/sign-job.js';
+export type { PendingFilter, PendingGeneration } from './waiting/list-pending.js';
+export { expiryJobFor, meetDeadline } from './waiting/meet-deadline.js';

@@ -28,7 +28,7 @@ function pausedRun(): string | undefined {
   generation.startToolCall({ toolName: 'issue_refund', toolCallId: 'call_2', arguments: { amount: 30 } }).end({
     awaitingInput: true,
   });
-  generation.end({ status: 'awaiting_input' });
+  generation.end({ status: 'awaiting_input', inputExpiresAt: '2026-12-01T10:00:00.000Z' });
   return generation.traceparent;
 }
 
@@ -46,6 +46,7 @@ describe('a generation paused and resumed', () => {
           'interlude.generation_id': 'gen_1',
           'interlude.outcome': 'awaiting_input',
           'agent.awaiting_input': true,
+          'agent.input.expires_at': '2026-12-01T10:00:00.000Z',
         },
         status: { code: 'UNSET' },
         events: [],

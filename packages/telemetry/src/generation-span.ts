@@ -23,6 +23,7 @@ import { ModelCallSpan, type ModelCallStart } from './model-call-span.js';
 import { recordFailure } from './record-failure.js';
 import {
   ATTR_AGENT_AWAITING_INPUT,
+  ATTR_AGENT_INPUT_EXPIRES_AT,
   ATTR_GEN_AI_AGENT_NAME,
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_INTERLUDE_ACTION,
@@ -90,6 +91,8 @@ export class GenerationSpan implements GenerationTrace {
     for (const child of [...this.#openChildren]) child.abandon();
     this.#span.setAttribute(ATTR_INTERLUDE_OUTCOME, outcome.status);
     if (outcome.status === 'awaiting_input') this.#span.setAttribute(ATTR_AGENT_AWAITING_INPUT, true);
+    if (outcome.inputExpiresAt !== undefined)
+      this.#span.setAttribute(ATTR_AGENT_INPUT_EXPIRES_AT, outcome.inputExpiresAt);
     if (outcome.error !== undefined) recordFailure(this.#span, outcome.error);
     else if (outcome.status === 'failed') this.#span.setStatus({ code: SpanStatusCode.ERROR });
     this.#span.end();

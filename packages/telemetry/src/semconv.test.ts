@@ -4,7 +4,7 @@ import * as semconv from './semconv.js';
 
 it('spells every gen_ai.* and error/exception name as the OpenTelemetry conventions package does', () => {
   const ours = Object.entries(semconv).filter(([name]) => name.startsWith('ATTR_') && !name.includes('INTERLUDE'));
-  const notUpstream = ['ATTR_AGENT_AWAITING_INPUT'];
+  const notUpstream = ['ATTR_AGENT_AWAITING_INPUT', 'ATTR_AGENT_INPUT_EXPIRES_AT'];
   for (const [name, value] of ours) {
     if (notUpstream.includes(name)) continue;
     expect({ name, value }).toEqual({ name, value: (upstream as Record<string, unknown>)[name] });

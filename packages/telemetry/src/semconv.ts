@@ -37,6 +37,8 @@ export const ATTR_ERROR_TYPE = 'error.type';
  * Absent (never `false`) otherwise, so `agent.awaiting_input = true` is the whole query.
  */
 export const ATTR_AGENT_AWAITING_INPUT = 'agent.awaiting_input';
+/** On a paused root span whose questions expire: when (ISO time), so a trace shows the deadline. */
+export const ATTR_AGENT_INPUT_EXPIRES_AT = 'agent.input.expires_at';
 
 /** Interlude's own attributes: what the GenAI conventions have no name for. */
 export const ATTR_INTERLUDE_ACTION = 'interlude.action';

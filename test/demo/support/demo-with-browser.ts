@@ -19,7 +19,8 @@ export interface DemoWithBrowser {
 
 /**
  * Starts the demo and Chromium side by side before the file's tests and stops both after them,
- * so every browser test file sets itself up the same way. Call it at the top of a test file.
+ * so every browser test file sets itself up the same way. Call it at the top of a test file;
+ * `environment` adds to the demo's (`DEMO_REFUND_EXPIRY_MS`, say).
  *
  * @example
  * const demo = useDemoWithBrowser();
@@ -27,12 +28,12 @@ export interface DemoWithBrowser {
  *   const page = await demo.openDesk(context);
  * });
  */
-export function useDemoWithBrowser(): DemoWithBrowser {
+export function useDemoWithBrowser(environment: Record<string, string> = {}): DemoWithBrowser {
   let demo: DemoProcess | undefined;
   let browser: Browser | undefined;
 
   beforeAll(async () => {
-    [demo, browser] = await Promise.all([startDemo(), launchChromium()]);
+    [demo, browser] = await Promise.all([startDemo(environment), launchChromium()]);
   });
 
   afterAll(async () => {

@@ -33,6 +33,10 @@ function describe(event: GenerationEvent): string {
       return event.data.error.message;
     case 'tool_turns_exceeded':
       return `${event.data.tool_turns} of ${event.data.max_tool_turns} tool turns used`;
+    case 'input_expired':
+      return `nobody answered by ${event.data.input_expires_at}`;
+    case 'cancelled':
+      return `cancelled: ${event.data.reason}`;
   }
 }
 

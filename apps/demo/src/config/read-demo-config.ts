@@ -8,6 +8,8 @@ export interface DemoConfig {
   queue: string;
   /** `DEMO_ALLOWED_HOSTS`: more `host:port` names the page may be served under (comma-separated). */
   allowedHosts: string[];
+  /** `DEMO_REFUND_EXPIRY_MS`: how long the course refund's question waits before it is declined (default 60 s). */
+  refundExpiryMs: number;
   /** Which model answers: the local scripted one unless an API key is set. */
   model:
     | { kind: 'scripted' }
@@ -15,10 +17,14 @@ export interface DemoConfig {
     | { kind: 'openai'; model: string; apiKey: string };
 }
 
-/** Reads `PORT`, `HOST`, `NATS_URL`, `DEMO_QUEUE`, `DEMO_ALLOWED_HOSTS`, `ANTHROPIC_API_KEY` / `OPENAI_API_KEY` (and `*_MODEL`) from `environment`. */
+/** Reads `PORT`, `HOST`, `NATS_URL`, `DEMO_QUEUE`, `DEMO_ALLOWED_HOSTS`, `DEMO_REFUND_EXPIRY_MS`, `ANTHROPIC_API_KEY` / `OPENAI_API_KEY` (and `*_MODEL`) from `environment`. */
 export function readDemoConfig(environment: NodeJS.ProcessEnv = process.env): DemoConfig {
   const port = Number(environment['PORT'] ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`PORT must be a port number`);
+  const refundExpiryMs = Number(environment['DEMO_REFUND_EXPIRY_MS'] ?? 60_000);
+  if (!Number.isFinite(refundExpiryMs) || refundExpiryMs <= 0) {
+    throw new TypeError('DEMO_REFUND_EXPIRY_MS must be a positive number of milliseconds');
+  }
   return {
     port,
     host: environment['HOST'] ?? '127.0.0.1',
@@ -28,6 +34,7 @@ export function readDemoConfig(environment: NodeJS.ProcessEnv = process.env): De
       .split(',')
       .map((entry) => entry.trim())
       .filter((entry) => entry.length > 0),
+    refundExpiryMs,
     model: chooseModel(environment),
   };
 }

@@ -54,7 +54,13 @@ export async function createDesk(config: DemoConfig): Promise<Desk> {
   const model = await chooseProvider(config.model);
   const shared = { runtime, provider: model.provider, context };
   const { manager, billing } = createBillingAgents(shared);
-  const agents = [createRefundAgent(shared), createTriageAgent(shared), createDeployAgent(shared), manager, billing];
+  const agents = [
+    createRefundAgent({ ...shared, expiryMs: config.refundExpiryMs }),
+    createTriageAgent(shared),
+    createDeployAgent(shared),
+    manager,
+    billing,
+  ];
   const worker = createWorker({ runtime, agents, queue: config.queue, concurrency: 4 });
   await worker.ready;
   return {

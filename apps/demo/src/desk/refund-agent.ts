@@ -29,24 +29,42 @@ const lookupOrder = tool({
   },
 });
 
-/** Asks a person before any money moves: the generation pauses here until someone confirms. */
-const issueRefund = tool({
-  name: 'issue_refund',
-  description: 'Refund part of an order. A person confirms every refund.',
-  input: z.object({ order_id: z.number(), amount: z.number() }),
-  async run({ order_id, amount }, ctx) {
-    if (ctx.answer === undefined) return InputRequest.confirm(`Refund $${amount} on order ${order_id}?`);
-    refundsIssued.push({ order_id, amount });
-    return { refunded: amount, order_id };
-  },
-});
+/** Orders whose refund question expires: nobody answering in time declines it. */
+const EXPIRING_ORDERS: ReadonlySet<number> = new Set([2077]);
+
+/**
+ * Asks a person before any money moves: the generation pauses here until someone confirms. The
+ * course refund's question waits `expiryMs` only, then is declined (the expiring story).
+ */
+function issueRefund(expiryMs: number) {
+  return tool({
+    name: 'issue_refund',
+    description: 'Refund part of an order. A person confirms every refund.',
+    input: z.object({ order_id: z.number(), amount: z.number() }),
+    async run({ order_id, amount }, ctx) {
+      if (ctx.answer === undefined) {
+        const expiry = EXPIRING_ORDERS.has(order_id) ? { expiresIn: expiryMs } : {};
+        return InputRequest.confirm(`Refund $${amount} on order ${order_id}?`, expiry);
+      }
+      refundsIssued.push({ order_id, amount });
+      return { refunded: amount, order_id };
+    },
+  });
+}
 
 /**
  * The refund story: the agent looks the order up and proposes a refund, which waits for a
  * person's yes or no. Approving runs the refund; declining gives the model
- * `{"error":"declined by user"}` and the refund never runs.
+ * `{"error":"declined by user"}` and the refund never runs. The course refund (order 2077) declines
+ * itself when nobody answers within `expiryMs`.
  */
-export function createRefundAgent(options: { runtime: Runtime; provider: ProviderAdapter; context: ContextBinding }) {
+export function createRefundAgent(options: {
+  runtime: Runtime;
+  provider: ProviderAdapter;
+  context: ContextBinding;
+  expiryMs: number;
+}) {
+  const refund = issueRefund(options.expiryMs);
   return defineAgent({
     name: 'support',
     runtime: options.runtime,
@@ -57,7 +75,7 @@ export function createRefundAgent(options: { runtime: Runtime; provider: Provide
     actions: {
       refund: ({ ticketId }: { ticketId: number }) => ({
         message: `${ticketMessage(findTicket(ticketId))} (order ${findTicket(ticketId).details['order_id']})`,
-        tools: [lookupOrder, issueRefund],
+        tools: [lookupOrder, refund],
       }),
     },
   });

@@ -1,4 +1,4 @@
-import { canResume, ResumeError, type Runtime } from '@interlude/core';
+import { type Checkpoint, checkpointStanding, ResumeError, type Runtime } from '@interlude/core';
 import { coerceAnswer } from './coerce-answer.js';
 
 /** How an answer was handled: resumed through the worker or in this process, or held until the turn's other questions are answered. */
@@ -26,9 +26,10 @@ export class QuestionAnswerer {
 
   async answer(generationId: string, toolCallId: string, value: unknown): Promise<AnswerOutcome> {
     const stored = await this.runtime.bus.checkpoints.load(generationId);
-    if (stored === undefined || !(await canResume(this.runtime.bus, stored.checkpoint))) {
+    if (stored === undefined) {
       throw new ResumeError('not_found', `Generation ${generationId} is not waiting for an answer`);
     }
+    await refuseUnlessWaiting(this.runtime, stored.checkpoint);
     const requests = stored.checkpoint.input_requests;
     const request = requests.find((candidate) => candidate.tool_call_id === toolCallId);
     if (request === undefined) {
@@ -59,5 +60,22 @@ export class QuestionAnswerer {
     }
     const { jobId } = await this.runtime.answerLater(generationId, answers, { queue: this.queue });
     return { resumed: 'worker', jobId };
+  }
+}
+
+/**
+ * Refuses an answer the generation can no longer take, saying why as a resume would: past its
+ * deadline (`expired`), cancelled, or resumed already (`not_found`: nothing waits on it).
+ */
+async function refuseUnlessWaiting(runtime: Runtime, checkpoint: Checkpoint): Promise<void> {
+  const deadline = checkpoint.input_expires_at;
+  if (deadline !== undefined && Date.parse(deadline) <= Date.now()) {
+    throw new ResumeError('expired', `Generation ${checkpoint.generation_id} stopped waiting at ${deadline}`);
+  }
+  const standing = await checkpointStanding(runtime.bus, checkpoint);
+  if (standing === 'cancelled')
+    throw new ResumeError('cancelled', `Generation ${checkpoint.generation_id} was cancelled`);
+  if (standing === 'claimed') {
+    throw new ResumeError('not_found', `Generation ${checkpoint.generation_id} is not waiting for an answer`);
   }
 }

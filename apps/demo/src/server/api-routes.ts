@@ -7,6 +7,7 @@ import type { QuestionAnswerer } from './answer-question.js';
 import { streamEvents } from './event-stream.js';
 import type { GenerationRegistry } from './generation-registry.js';
 import { HttpError, readJson, sendJson } from './http-helpers.js';
+import { pendingQuestions } from './pending-questions.js';
 
 /** What the API routes work with. */
 export interface ApiContext {
@@ -51,8 +52,14 @@ export async function handleApi(
       const body = await readJson(request);
       if (typeof body['toolCallId'] !== 'string') throw new HttpError(400, 'toolCallId is required');
       sendJson(response, 200, await context.answerer.answer(id, body['toolCallId'], body['value']));
+    } else if (method === 'POST' && resource === 'generations' && id !== undefined && sub === 'cancel') {
+      const body = await readJson(request);
+      const reason =
+        typeof body['reason'] === 'string' && body['reason'].trim() !== '' ? body['reason'] : 'cancelled at the desk';
+      await context.desk.runtime.cancel(id, reason.slice(0, 200));
+      sendJson(response, 200, { cancelled: id });
     } else if (method === 'GET' && resource === 'pending') {
-      sendJson(response, 200, context.registry.pending());
+      sendJson(response, 200, await pendingQuestions(context.desk.runtime));
     } else {
       throw new HttpError(404, `No route ${method} ${url.pathname}`);
     }

@@ -1,4 +1,12 @@
-import type { Bus, ChoiceOption, GenerationEvent, InputRequestKind, Subscription } from '@interlude/core';
+import type {
+  Bus,
+  ChoiceOption,
+  GenerationEvent,
+  InputRequestKind,
+  PendingGeneration,
+  Subscription,
+} from '@interlude/core';
+import { questionsOf } from './pending-questions.js';
 
 /** A question a paused generation waits on, as the page and the terminal client list it. */
 export interface PendingQuestion {
@@ -13,9 +21,18 @@ export interface PendingQuestion {
   /** An approval gate's question (`requiresApproval`) rather than the tool's own. */
   approval: boolean;
   askedAt: string;
+  /** When it stops waiting (nobody answered: its expiry outcome applies); absent: never. */
+  expiresAt?: string;
 }
 
-export type GenerationStatus = 'queued' | 'running' | 'awaiting_input' | 'completed' | 'failed' | 'tool_turns_exceeded';
+export type GenerationStatus =
+  | 'queued'
+  | 'running'
+  | 'awaiting_input'
+  | 'completed'
+  | 'failed'
+  | 'tool_turns_exceeded'
+  | 'cancelled';
 
 /** Generation summaries kept; past it the oldest finished ones are forgotten first. */
 export const MAX_SUMMARIES = 1_000;
@@ -92,8 +109,9 @@ export class GenerationRegistry {
         ...(request.arguments !== undefined && { arguments: request.arguments }),
         approval: request.metadata?.['approval'] === true,
         askedAt: event.time,
+        ...(request.expires_at !== undefined && { expiresAt: request.expires_at }),
       }));
-    } else if (event.event === 'resumed') {
+    } else if (event.event === 'resumed' || event.event === 'input_expired') {
       summary.status = 'running';
       summary.pending = [];
     } else if (event.event === 'completed') {
@@ -105,6 +123,29 @@ export class GenerationRegistry {
       summary.pending = [];
     } else if (event.event === 'tool_turns_exceeded') {
       summary.status = 'tool_turns_exceeded';
+    } else if (event.event === 'cancelled') {
+      summary.status = 'cancelled';
+      summary.text = `Cancelled: ${event.data.reason}`;
+      summary.pending = [];
+    }
+  }
+
+  /**
+   * Adds the generations still waiting that this registry never heard of (asked before the desk
+   * started, on NATS), from the bus's pending list, so the page can open them.
+   */
+  seed(waiting: readonly PendingGeneration[]): void {
+    for (const generation of waiting) {
+      if (this.#generations.has(generation.generationId)) continue;
+      this.#remember(generation.generationId, {
+        generationId: generation.generationId,
+        agent: generation.agent,
+        action: generation.action,
+        ticketId: undefined,
+        status: 'awaiting_input',
+        pending: questionsOf(generation),
+        updatedAt: generation.askedAt.toISOString(),
+      });
     }
   }
 
@@ -115,13 +156,6 @@ export class GenerationRegistry {
   /** Every generation, most recently changed first. */
   list(): GenerationSummary[] {
     return [...this.#generations.values()].sort((left, right) => right.updatedAt.localeCompare(left.updatedAt));
-  }
-
-  /** Every open question across generations, oldest first: the queue a person works through. */
-  pending(): PendingQuestion[] {
-    return this.list()
-      .flatMap((summary) => summary.pending)
-      .sort((left, right) => left.askedAt.localeCompare(right.askedAt));
   }
 
   #summaryFor(event: GenerationEvent): GenerationSummary {

@@ -26,6 +26,8 @@ export async function startDemoServer(
 ): Promise<DemoServer> {
   const registry = new GenerationRegistry();
   await registry.follow(desk.runtime.bus);
+  // On NATS, questions asked before this desk started are still waiting: the page can open them.
+  registry.seed(await desk.runtime.pending());
   const context = { desk, registry, answerer: new QuestionAnswerer(desk.runtime, desk.queue) };
   let hosts: ReadonlySet<string> = new Set();
   const server = createServer((request, response) => {

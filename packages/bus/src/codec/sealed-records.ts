@@ -1,4 +1,12 @@
-import type { Checkpoint, ClaimRecord, ClaimSlot, DeadLetter, GenerationEvent, Job } from '@interlude/core';
+import type {
+  Checkpoint,
+  ClaimRecord,
+  ClaimSlot,
+  DeadLetter,
+  GenerationEvent,
+  Job,
+  PendingRecord,
+} from '@interlude/core';
 import { PAYLOAD_CODEC_ERROR_CODES } from './payload-codec-error.js';
 import type { PayloadSealer } from './payload-sealer.js';
 
@@ -70,6 +78,26 @@ export function sealClaim(sealer: PayloadSealer, generationId: string, slot: Cla
 /** A claim record as written: its checkpoint and error opened when sealed. */
 export function openClaim(sealer: PayloadSealer, generationId: string, slot: ClaimSlot, record: ClaimRecord) {
   return openFields(sealer, record, CLAIM_FIELDS, (field) => `interlude/claim/${generationId}/${slot}/${field}`);
+}
+
+const PENDING_FIELDS = ['input_requests'] as const;
+
+/**
+ * A pending-index record with its questions sealed (prompts, arguments and follow-ups quote what
+ * tools and people wrote). Its ids, agent, action, slot and times stay readable, like a timer's,
+ * which holds nothing else and is stored as it is.
+ */
+export function sealPendingRecord(sealer: PayloadSealer, record: PendingRecord): PendingRecord {
+  return sealFields(sealer, record, PENDING_FIELDS, (field) => pendingContext(record.generation_id, field));
+}
+
+/** A pending-index record as put: its questions opened when sealed. */
+export function openPendingRecord(sealer: PayloadSealer, generationId: string, record: PendingRecord): PendingRecord {
+  return openFields(sealer, record, PENDING_FIELDS, (field) => pendingContext(generationId, field));
+}
+
+function pendingContext(generationId: string, field: string): string {
+  return `interlude/pending/${generationId}/${field}`;
 }
 
 /**

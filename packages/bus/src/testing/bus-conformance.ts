@@ -4,6 +4,7 @@ import { checkpointCases } from './conformance-checkpoints.js';
 import { claimCases } from './conformance-claims.js';
 import { eventLogCases } from './conformance-events.js';
 import { jobQueueCases } from './conformance-jobs.js';
+import { waitingCases } from './conformance-waiting.js';
 
 export interface BusConformanceOptions {
   /** Makes a fresh bus. Called once per suite; ids and queue names are unique per case. */
@@ -13,7 +14,8 @@ export interface BusConformanceOptions {
 /**
  * The behaviour every `Bus` must have, as vitest cases: publish and replay order, dedupe by
  * event id, subscription filters, checkpoint save/load, write-once claim slots and their races,
- * job enqueue, consume, acknowledgement, redelivery, dead letters, concurrency, draining, close. Run it on your own bus the way
+ * job enqueue, consume, acknowledgement, redelivery, dead letters, concurrency, draining, the
+ * pending index and deadline timers (when the bus has them), close. Run it on your own bus the way
  * this package runs it on `memoryBus()` and `natsBus()`.
  *
  * @example
@@ -37,6 +39,7 @@ export function describeBusConformance(name: string, options: BusConformanceOpti
     describe('checkpoints', () => checkpointCases(bus));
     describe('claims', () => claimCases(bus));
     describe('jobs', () => jobQueueCases(bus));
+    describe('what waits', () => waitingCases(bus));
 
     it('closes cleanly, twice', async () => {
       const extra = await options.create();

@@ -29,6 +29,12 @@ const sampleData: { [Name in EventName]: EventData[Name] } = {
   },
   tool_started: { tool_call_id: 'call_1', tool_name: 'lookup', attempt: 1 },
   resumed: { answered_tool_calls: ['call_1'], declined_tool_calls: [] },
+  input_expired: {
+    input_expires_at: '2026-01-01T00:00:00.000Z',
+    declined_tool_calls: ['call_1'],
+    answered_tool_calls: [],
+  },
+  cancelled: { reason: 'no longer needed', claim_slot: 0 },
   tool_turns_exceeded: { tool_turns: 25, max_tool_turns: 25, messages: [] },
   completed: { text: 'done', finish_reason: 'stop' },
   failed: { error: { name: 'Error', message: 'boom' } },

@@ -1,4 +1,5 @@
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
+import type { InputRequestJSON } from '../input-request/input-request.js';
 import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
 import type { EventName, GenerationEvent } from './events.js';
 
@@ -45,6 +46,13 @@ export interface Bus {
   readonly claims: ClaimLog;
   readonly jobs: JobQueue;
   /**
+   * The deadlines of pauses whose questions expire, kept until due. A bus without it never
+   * expires a question (answers after the deadline are still refused with `expired`).
+   */
+  readonly timers?: TimerQueue;
+  /** The index `runtime.pending()` reads: one record per generation paused on a question. */
+  readonly pending?: PendingIndex;
+  /**
    * Whether the bus can do its work now, and if not why: not connected, a stream without a
    * leader, set up refused. A bus in one process is always ok.
    */
@@ -57,6 +65,77 @@ export interface BusHealth {
   ok: boolean;
   /** Why not, when not ok: what is unavailable, in words a person acts on. */
   reason?: string;
+}
+
+/** A pause's deadline, as kept until it is due. snake_case, versioned. */
+export interface InputTimer {
+  version: 1;
+  generation_id: string;
+  agent: string;
+  action: string;
+  /** The slot a resume of the pause claims: a timer whose pause was resumed already finds it taken. */
+  claim_slot: number;
+  /** The checkpoint's `input_expires_at`. */
+  due_at: string;
+}
+
+/**
+ * Deadlines kept until due. `memoryBus()` keeps them in process; `natsBus()` in the stream
+ * `INTERLUDE_TIMERS`, so a deadline outlives the process that set it and any worker meets it.
+ */
+export interface TimerQueue {
+  /** Keeps a timer; the same generation and slot scheduled again is kept once. */
+  schedule(timer: InputTimer): Promise<void>;
+  /**
+   * Hands each timer of the named agents (`memoryBus()`: of every agent; `natsBus()`: of those
+   * named, none when `agents` is left out) to `handler`
+   * once it is due, at least once: a handler that rejects, or whose process dies, gets it again
+   * a little later. The handler must tolerate a timer whose pause was answered or cancelled
+   * meanwhile: the claim log refuses its resume.
+   */
+  consume(
+    handler: (timer: InputTimer) => Promise<void>,
+    options?: { agents?: readonly string[] },
+  ): Promise<{ stop(): Promise<void> }>;
+}
+
+/** One paused generation, as the pending index keeps it. snake_case, versioned. */
+export interface PendingRecord {
+  version: 1;
+  generation_id: string;
+  agent: string;
+  action: string;
+  /** The slot a resume claims: while it is free (or given back), the questions wait. */
+  claim_slot: number;
+  input_requests: InputRequestJSON[];
+  asked_at: string;
+  input_expires_at?: string;
+  /** The deployment its checkpoint was signed for: `runtime.pending()` lists its own deployment's. */
+  audience?: string;
+}
+
+/** What a pending-index listing narrows to; a field left out matches every record. */
+export interface PendingRecordFilter {
+  agent?: string;
+  action?: string;
+  audience?: string;
+}
+
+/**
+ * Where paused generations are listed. Records are written at each pause and removed when the
+ * generation completes or is cancelled; whether one still waits is decided by the claim log when
+ * it is read, so a record left behind by a crash never shows a question that was answered.
+ */
+export interface PendingIndex {
+  /** Stores the generation's latest pause, replacing an earlier one. */
+  put(record: PendingRecord): Promise<void>;
+  remove(generationId: string): Promise<void>;
+  /**
+   * The records of one agent, one action or both (every record without a filter). An index that
+   * cannot read a record (sealed with a key it does not hold) leaves it out, so one deployment's
+   * records never break another's list.
+   */
+  list(filter?: PendingRecordFilter): Promise<PendingRecord[]>;
 }
 
 export interface EventFilter {
@@ -157,6 +236,8 @@ export interface Job {
   answers?: Record<string, unknown>;
   /** W3C trace context of whoever enqueued it. */
   traceparent?: string;
+  /** The resume a pause's deadline makes (`RunControl.expiring`): the answers are the expiry outcomes. */
+  expiry?: true;
   /**
    * `<key_id>.<hex>`: HMAC-SHA256 over the RFC 8785 canonical JSON of every other field, so a
    * worker runs only jobs a runtime holding its key enqueued (answers and checkpoint included).

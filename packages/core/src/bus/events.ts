@@ -11,9 +11,11 @@ export const EVENT_NAMES = [
   'tool_completed',
   'input_requested',
   'resumed',
+  'input_expired',
   'tool_turns_exceeded',
   'completed',
   'failed',
+  'cancelled',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
@@ -77,6 +79,24 @@ export interface EventData {
     answered_tool_calls: string[];
     declined_tool_calls: string[];
     traceparent?: string;
+  };
+  /**
+   * Nobody answered in time: the pause's deadline passed and the generation resumes (the
+   * `resumed` event follows) with each question's expiry outcome.
+   */
+  input_expired: {
+    /** The deadline that passed (the checkpoint's `input_expires_at`). */
+    input_expires_at: string;
+    /** Calls declined by the expiry. */
+    declined_tool_calls: string[];
+    /** Calls given their `on_expiry` answer (the values stay out, like every answer). */
+    answered_tool_calls: string[];
+  };
+  /** `runtime.cancel()` closed the generation at its pause: its checkpoint is consumed, nothing more runs. */
+  cancelled: {
+    reason: string;
+    /** The claim-log slot the cancel took, the one a resume of the pause would have claimed. */
+    claim_slot: number | string;
   };
   tool_turns_exceeded: { tool_turns: number; max_tool_turns: number; messages: ProviderMessage[] };
   completed: { text: string; finish_reason: FinishReason; raw_finish_reason?: string };

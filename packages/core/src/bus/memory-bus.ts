@@ -15,6 +15,8 @@ import { matchesFilter, toEventFilter } from './event-filter.js';
 import type { GenerationEvent } from './events.js';
 import { latestEpochs } from './latest-epochs.js';
 import { createMemoryClaimLog } from './memory-claim-log.js';
+import { createMemoryPendingIndex } from './memory-pending-index.js';
+import { createMemoryTimerQueue } from './memory-timers.js';
 import { createStopBound } from './stop-bound.js';
 
 export interface MemoryBusOptions {
@@ -40,6 +42,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   const subscribers = new Set<{ filter: EventFilter; handler: EventHandler }>();
   const checkpoints = createMemoryCheckpointStore();
   const claims = createMemoryClaimLog();
+  const pending = createMemoryPendingIndex();
   const completed = new Set<string>();
   // Completion order as a queue with a moving head: taking the oldest off a Set with
   // `values().next()` walks past every entry deleted before it, which grows with every completion.
@@ -55,6 +58,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       for (const event of logs.get(oldest) ?? []) seen.delete(event.id);
       logs.delete(oldest);
       checkpoints.forget(oldest);
+      void pending.remove(oldest);
     }
     if (oldestIndex > 1_024 && oldestIndex * 2 > completionOrder.length) {
       completionOrder.splice(0, oldestIndex);
@@ -103,6 +107,8 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     checkpoints,
     claims,
     jobs: createMemoryJobQueue(options.maxDeliveries ?? 5),
+    timers: createMemoryTimerQueue(),
+    pending,
     // Nothing to lose touch with: it lives in this process.
     async health() {
       return { ok: true };

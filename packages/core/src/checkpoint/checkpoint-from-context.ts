@@ -1,4 +1,5 @@
 import type { GenerationContext } from '../generation/generation-context.js';
+import { earliestDeadline } from '../input-request/input-deadline.js';
 import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
 import { CHECKPOINT_VERSION, type Checkpoint } from './checkpoint.js';
 import { signCheckpoint } from './sign-checkpoint.js';
@@ -45,5 +46,7 @@ export function checkpointFromContext(
     ...(seal.audience !== undefined && { audience: seal.audience }),
     ...(seal.ttlMs !== undefined && { expires_at: new Date(Date.now() + seal.ttlMs).toISOString() }),
   };
+  const inputExpiresAt = earliestDeadline(context.inputRequests);
+  if (inputExpiresAt !== undefined) checkpoint.input_expires_at = inputExpiresAt;
   return signCheckpoint(checkpoint, seal.keys === undefined ? undefined : { keys: seal.keys, params: seal.params });
 }

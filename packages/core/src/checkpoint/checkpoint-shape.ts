@@ -9,6 +9,7 @@ const inputRequestShape = z
     tool_call_id: z.string(),
     options: z.array(z.unknown()).min(1).optional(),
     schema: z.record(z.string(), z.unknown()).optional(),
+    expires_at: z.string().optional(),
   })
   .refine((request) => request.kind !== 'choice' || request.options !== undefined, {
     message: 'a choice request needs its options',
@@ -42,6 +43,7 @@ export const checkpointShape = z.object({
   traceparent: z.string().optional(),
   audience: z.string().optional(),
   expires_at: z.string().optional(),
+  input_expires_at: z.string().optional(),
   key_id: z.string().optional(),
   signature: z.string().optional(),
 });
@@ -76,6 +78,7 @@ export function hasCheckpointShape(value: unknown): value is Checkpoint {
     isOptionalString(checkpoint.traceparent) &&
     isOptionalString(checkpoint.audience) &&
     isOptionalString(checkpoint.expires_at) &&
+    isOptionalString(checkpoint.input_expires_at) &&
     isOptionalString(checkpoint.key_id) &&
     isOptionalString(checkpoint.signature)
   );
@@ -91,7 +94,8 @@ function isInputRequest(value: unknown): boolean {
     requestKinds.has(request.kind) &&
     areStrings(request.prompt, request.tool_call_id) &&
     (options === undefined ? request.kind !== 'choice' : Array.isArray(options) && options.length > 0) &&
-    (schema === undefined || isPlainRecord(schema))
+    (schema === undefined || isPlainRecord(schema)) &&
+    isOptionalString(request.expires_at)
   );
 }
 

@@ -53,6 +53,12 @@ export interface Checkpoint {
   audience?: string;
   /** ISO time after which a resume is refused (`expired`); none when the runtime sets no TTL. */
   expires_at?: string;
+  /**
+   * When the pause's questions stop waiting: the earliest `expires_at` among them. At that time
+   * the generation resumes with each question's `on_expiry` outcome, and a person's answer is
+   * refused (`expired`). Absent when no question expires, and in checkpoints of earlier releases.
+   */
+  input_expires_at?: string;
   /** Which key signed it: the first 8 hex digits of the key's SHA-256. */
   key_id?: string;
   /**
@@ -94,6 +100,7 @@ export const CHECKPOINT_KEYS = [
   'traceparent',
   'audience',
   'expires_at',
+  'input_expires_at',
   'key_id',
   'signature',
 ] as const satisfies readonly (keyof Checkpoint)[];

@@ -1,5 +1,6 @@
 import type { GenerationEvent } from '../bus/events.js';
 import { latestEpochs } from '../bus/latest-epochs.js';
+import { earliestDeadline } from '../input-request/input-deadline.js';
 import { CHECKPOINT_VERSION, type Checkpoint, type CompletedResult } from './checkpoint.js';
 import { type KeysLike, signCheckpoint } from './sign-checkpoint.js';
 
@@ -82,6 +83,11 @@ export function rebuildCheckpoint(
           ...(options.audience !== undefined && { audience: options.audience }),
           ...(event.data.expires_at !== undefined && { expires_at: event.data.expires_at }),
         };
+        // Not in the event: it is the earliest deadline of the questions, as the pause computed it.
+        {
+          const inputExpiresAt = earliestDeadline(event.data.input_requests);
+          if (inputExpiresAt !== undefined) latest.input_expires_at = inputExpiresAt;
+        }
         break;
       case 'tool_turns_exceeded':
       case 'completed':
@@ -90,6 +96,10 @@ export function rebuildCheckpoint(
         break;
       case 'resumed':
       case 'tool_started':
+      case 'input_expired':
+        break;
+      case 'cancelled':
+        latest = undefined;
         break;
     }
   }

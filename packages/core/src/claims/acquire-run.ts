@@ -72,6 +72,12 @@ async function claimChain(
       follows = 'released';
       continue;
     }
+    if (segment.end.kind === 'finished' && segment.end.record.error?.code === 'cancelled') {
+      throw new ResumeError(
+        'cancelled',
+        `Generation ${generationId} was cancelled: ${segment.end.record.error.message}`,
+      );
+    }
     if (!mine) throw alreadyResumed(generationId);
     if (segment.end.kind !== 'open') {
       return {

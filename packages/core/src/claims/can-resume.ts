@@ -1,7 +1,14 @@
-import type { Bus } from '../bus/bus.js';
+import type { Bus, ClaimLog, ClaimSlot } from '../bus/bus.js';
 import { type Checkpoint, canonicalCheckpoint } from '../checkpoint/checkpoint.js';
 import { claimSlotOf } from './claim-target.js';
 import { readSegment } from './read-segment.js';
+
+/**
+ * Where a pause stands in the claim log now: still `waiting` (nobody claimed its slot, or the run
+ * that did gave it back), `cancelled` (`runtime.cancel()` took it), or `claimed` (resumed, by a
+ * person or its deadline).
+ */
+export type PauseStanding = 'waiting' | 'claimed' | 'cancelled';
 
 /**
  * Whether a checkpoint can still be resumed, as far as the claim log says now: nobody claimed its
@@ -10,18 +17,28 @@ import { readSegment } from './read-segment.js';
  * through twice. (A version 1 checkpoint is looked up by its digest, as its resume claims it.)
  */
 export async function canResume(bus: Bus, checkpoint: Checkpoint): Promise<boolean> {
-  const generationId = checkpoint.generation_id;
+  return (await checkpointStanding(bus, checkpoint)) === 'waiting';
+}
+
+/** Where a checkpoint's pause stands (`pauseStanding` at the slot its resume claims). */
+export function checkpointStanding(bus: Bus, checkpoint: Checkpoint): Promise<PauseStanding> {
   const slot = claimSlotOf(checkpoint, canonicalCheckpoint(checkpoint));
-  const claim = await bus.claims.read(generationId, slot);
-  if (claim === undefined) return true;
-  if (claim.kind !== 'claim' || typeof slot !== 'number') return false;
+  return pauseStanding(bus.claims, checkpoint.generation_id, slot);
+}
+
+/** `canResume` by slot, saying why not: claimed, or cancelled. */
+export async function pauseStanding(log: ClaimLog, generationId: string, slot: ClaimSlot): Promise<PauseStanding> {
+  const claim = await log.read(generationId, slot);
+  if (claim === undefined) return 'waiting';
+  if (claim.kind !== 'claim' || typeof slot !== 'number') return 'claimed';
   for (let from = slot + 1; ; ) {
-    const segment = await readSegment(bus.claims, generationId, from, claim.epoch);
-    if (segment.end.kind !== 'released') return false;
+    const segment = await readSegment(log, generationId, from, claim.epoch);
+    if (segment.end.kind === 'finished' && segment.end.record.error?.code === 'cancelled') return 'cancelled';
+    if (segment.end.kind !== 'released') return 'claimed';
     // Given back: free again unless someone claimed the slot after the release.
-    const next = await bus.claims.read(generationId, segment.end.slot + 1);
-    if (next === undefined) return true;
-    if (next.kind !== 'claim') return false;
+    const next = await log.read(generationId, segment.end.slot + 1);
+    if (next === undefined) return 'waiting';
+    if (next.kind !== 'claim') return 'claimed';
     from = segment.end.slot + 2;
   }
 }

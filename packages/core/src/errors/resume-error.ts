@@ -20,6 +20,7 @@ export type ResumeErrorCode =
   | 'bad_signature'
   | 'audience_mismatch'
   | 'expired'
+  | 'cancelled'
   | 'invalid_text'
   | 'already_resumed'
   | 'not_found'

@@ -4,6 +4,7 @@ import { type CheckpointState, withCheckpointDefaults } from '../checkpoint/chec
 import { assertCheckpointVersion, parseCheckpoint } from '../checkpoint/parse-checkpoint.js';
 import { canonicalOf, type KeysLike, verifyCheckpoint } from '../checkpoint/sign-checkpoint.js';
 import { ResumeError } from '../errors/resume-error.js';
+import { expiryAnswers, hasExpired, refuseExpired } from '../input-request/input-deadline.js';
 import { validateAnswers } from '../input-request/validate-answers.js';
 import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../json/nesting-depth.js';
 import type { ProviderAdapter, ToolCall } from '../provider/provider-adapter.js';
@@ -29,6 +30,7 @@ export async function checkResumeFor(
   actionName: string,
   params: unknown,
   input: unknown,
+  expiring = false,
 ): Promise<CheckedResume> {
   if (typeof input !== 'object' || input === null)
     throw new ResumeError('invalid_checkpoint', 'resume needs { checkpoint, answers }');
@@ -41,6 +43,7 @@ export async function checkResumeFor(
     keys: runtime.keys,
     params,
     audience: await runtime.audience(),
+    expiring,
   });
 }
 
@@ -54,6 +57,12 @@ export interface ResumeExpectations {
   /** The params the action runs with: the signature covers them. */
   params: unknown;
   audience: string | undefined;
+  /**
+   * The resume its deadline makes (see `InputRequest`'s `expiresIn`): the answers are each
+   * question's `on_expiry` outcome, whatever was given, and the deadline must have passed. Any
+   * other resume after the deadline is refused with `expired`.
+   */
+  expiring?: boolean;
 }
 
 /**
@@ -98,9 +107,25 @@ export function checkResume(value: unknown, answers: unknown, expected: ResumeEx
   const state = withCheckpointDefaults(checkpoint);
   const turnCalls = pausedTurnCalls(state, adapter);
   checkTurnMatches(state, turnCalls);
-  const checkedAnswers = validateAnswers(state.input_requests, answers);
+  const checkedAnswers = validateAnswers(state.input_requests, answersAtDeadline(state, answers, expected));
   const canonical = canonicalCheckpoint(checkpoint, unsigned ?? canonicalOf(checkpoint));
   return { checkpoint, state, canonical, answers: checkedAnswers, turnCalls };
+}
+
+/** The answers to check: as given before the deadline, the expiry outcomes when the deadline resumes it. */
+function answersAtDeadline(checkpoint: CheckpointState, answers: unknown, expected: ResumeExpectations): unknown {
+  if (checkpoint.input_expires_at !== undefined && Number.isNaN(Date.parse(checkpoint.input_expires_at))) {
+    throw new ResumeError('invalid_checkpoint', 'The checkpoint input_expires_at is not a time');
+  }
+  if (expected.expiring !== true) {
+    if (hasExpired(checkpoint)) throw refuseExpired(checkpoint);
+    return answers;
+  }
+  if (!hasExpired(checkpoint)) {
+    // A timer delivered early (clocks apart): an error, not a refusal, so it is tried again.
+    throw new Error(`Generation ${checkpoint.generation_id} waits until ${checkpoint.input_expires_at ?? 'an answer'}`);
+  }
+  return expiryAnswers(checkpoint);
 }
 
 function pausedTurnCalls(checkpoint: CheckpointState, adapter: ProviderAdapter): ToolCall[] {

@@ -82,5 +82,8 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
     case 'tool_started':
     case 'tool_completed':
       throw new Error(`${name} is published by runTools, one per call`);
+    case 'input_expired':
+    case 'cancelled':
+      throw new Error(`${name} is published outside the machine, by the run's start or by runtime.cancel()`);
   }
 }

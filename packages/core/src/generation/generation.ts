@@ -35,6 +35,12 @@ export interface RunControl {
    * (which it claimed, or took over from a stalled delivery) to the generation.
    */
   lease?: RunLease;
+  /**
+   * The resume a pause's deadline makes: each question gets its `on_expiry` outcome (the answers
+   * given are ignored), an `input_expired` event comes first, and the deadline must have passed.
+   * Set by the timers that meet deadlines (`runtime` on the memory bus, workers on NATS).
+   */
+  expiring?: boolean;
 }
 
 /** Generation ids are `gen_` + 32 hex digits: safe as NATS subject tokens and KV keys. */
@@ -139,7 +145,13 @@ export class Generation {
   private async resume(input: ResumeInput, control: RunControl, stream?: StreamSink): Promise<GenerationResponse> {
     const prompt = this.prompt();
     // Serialized once, by the check: the run key hashes it (and a checkpoint without a slot is claimed by it).
-    const { checkpoint, state, canonical, answers: given, turnCalls } = await this.check(input);
+    const {
+      checkpoint,
+      state,
+      canonical,
+      answers: given,
+      turnCalls,
+    } = await this.check(input, control.expiring === true);
     const answers = restoreSecretOptions(checkpoint, given);
     const bus = this.agent.runtime.bus;
     const run = runKeyOf(canonical);
@@ -161,6 +173,7 @@ export class Generation {
         context: contextFromCheckpoint(state, turnCalls, prompt, this.agent.provider),
         answers,
         run,
+        ...(control.expiring === true && { expiring: true }),
       },
       lease,
       ...this.runExtras(control, stream),
@@ -168,8 +181,27 @@ export class Generation {
     });
   }
 
-  private check(input: ResumeInput) {
-    return checkResumeFor(this.agent, this.actionName, this.params, input);
+  private check(input: ResumeInput, expiring = false) {
+    return checkResumeFor(this.agent, this.actionName, this.params, input, expiring);
+  }
+
+  /**
+   * The job of the resume a pause's deadline makes (see `RunControl.expiring`), checked and
+   * signed, for a worker to run as it runs a queued job. Its id is fixed per pause, so a deadline
+   * met twice (a worker died meeting it) is one job: the second delivery finds the first one's
+   * claim and takes its run over, or finds it done.
+   */
+  async expiryJob(checkpoint: unknown): Promise<Job> {
+    const checked = await this.check({ checkpoint, answers: {} }, true);
+    const { generation_id: generationId, claim_slot: slot } = checked.checkpoint;
+    const job: Job = {
+      ...this.job('resume', generationId),
+      id: `expiry_${generationId}_${String(slot)}`,
+      checkpoint: checked.checkpoint,
+      answers: {},
+      expiry: true,
+    };
+    return signJob(job, this.agent.runtime.keys);
   }
 
   private prompt(): ResolvedPrompt {

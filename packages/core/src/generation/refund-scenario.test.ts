@@ -27,7 +27,7 @@ describe('the refund scenario', () => {
     ]);
     const checkpoint = throughJson(paused.checkpoint);
     expect(Object.keys(checkpoint ?? {})).toEqual(
-      // Signed by default (a random key per process): no trace, no audience or expiry configured,
+      // Signed by default (a random key per process): no trace, no audience, expiry or deadline configured,
       // and version 3 leaves out what holds its default (claim slot 0, no gate, a one-message turn).
       CHECKPOINT_KEYS.filter(
         (key) =>
@@ -35,6 +35,7 @@ describe('the refund scenario', () => {
             'traceparent',
             'audience',
             'expires_at',
+            'input_expires_at',
             'tool_choice_cleared',
             'tool_call_turn_size',
             'approval_tool_calls',

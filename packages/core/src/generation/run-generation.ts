@@ -11,6 +11,7 @@ import { isPermanentFailure } from '../runtime/permanent-failure.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { toToolSpec } from '../tool/tool.js';
+import { inputExpiredData } from '../waiting/input-expired-data.js';
 import { runMachineToStop } from './bound-machine.js';
 import { createEventPublisher } from './event-publisher.js';
 import { type GenerationContext, startingContext } from './generation-context.js';
@@ -29,6 +30,8 @@ export type RunStart =
       context: GenerationContext;
       answers: ReadonlyMap<string, unknown>;
       run: string;
+      /** Resumed by its deadline: `input_expired` is announced before `resumed`. */
+      expiring?: true;
     };
 
 export interface RunOptions {
@@ -171,6 +174,9 @@ async function runToStop(
   };
   const { publisher, traceparent, usage } = scope;
 
+  if (start.kind === 'resume' && start.expiring) {
+    publisher.emit('input_expired', inputExpiredData(start.checkpoint, start.answers));
+  }
   const snapshot = await runMachineToStop(initial, scope, start.kind === 'resume' ? start.answers : undefined);
   const context = snapshot.context;
   await publisher.flush();
@@ -204,7 +210,10 @@ async function runToStop(
     const resuming = start.kind === 'resume';
     await notifyInputRequest(agent, prompt.actionName, options.params, response.inputRequests, checkpoint, resuming);
   }
-  trace?.end({ status });
+  trace?.end({
+    status,
+    ...(checkpoint?.input_expires_at !== undefined && { inputExpiresAt: checkpoint.input_expires_at }),
+  });
   return response;
 }
 

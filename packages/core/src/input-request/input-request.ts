@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { currentToolContext } from '../tool/tool-context.js';
+import { type InputExpiryOptions, inputExpiryJSON } from './input-expiry.js';
+import { validateAnswers } from './validate-answers.js';
 
 export type InputRequestKind = 'confirm' | 'text' | 'choice' | 'secret';
 const kinds: readonly InputRequestKind[] = ['confirm', 'text', 'choice', 'secret'];
@@ -7,7 +9,7 @@ const kinds: readonly InputRequestKind[] = ['confirm', 'text', 'choice', 'secret
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type ChoiceOption = JsonValue | { value: JsonValue; label: string };
 
-export interface InputRequestOptions {
+export interface InputRequestOptions extends InputExpiryOptions {
   /** JSON Schema, or a zod schema (kept as its JSON Schema), that the answer must satisfy. */
   schema?: Record<string, unknown> | z.ZodType;
   metadata?: Record<string, JsonValue>;
@@ -20,6 +22,10 @@ export interface InputRequestJSON {
   options?: ChoiceOption[];
   schema?: Record<string, unknown>;
   metadata?: Record<string, JsonValue>;
+  /** ISO time after which the question is no longer answered by a person (see `expiresIn`). */
+  expires_at?: string;
+  /** What it is answered with at `expires_at`; absent: declined. */
+  on_expiry?: { answer: JsonValue };
   tool_call_id?: string;
   tool_name?: string;
   arguments?: unknown;
@@ -39,7 +45,13 @@ export class InputRequest {
   readonly options: ChoiceOption[] | undefined;
   readonly schema: Record<string, unknown> | undefined;
   readonly metadata: Record<string, JsonValue> | undefined;
+  /** When the question stops waiting for a person, if it does. */
+  readonly expiresAt: Date | undefined;
+  /** What it is answered with then: `'decline'`, or a given answer. */
+  readonly onExpiry: 'decline' | { answer: JsonValue };
   readonly toolCallId: string | undefined;
+  // As given: `toJSON()` hands back exactly what `fromJSON()` read.
+  private readonly expiresAtText: string | undefined;
   readonly toolName: string | undefined;
   readonly arguments: unknown;
 
@@ -56,6 +68,12 @@ export class InputRequest {
     this.options = json.options;
     this.schema = json.schema;
     this.metadata = json.metadata;
+    if (json.expires_at !== undefined && Number.isNaN(Date.parse(json.expires_at))) {
+      throw new TypeError(`An input request's expires_at must be an ISO time, got ${String(json.expires_at)}`);
+    }
+    this.expiresAtText = json.expires_at;
+    this.expiresAt = json.expires_at === undefined ? undefined : new Date(json.expires_at);
+    this.onExpiry = json.on_expiry === undefined ? 'decline' : json.on_expiry;
     this.toolCallId = json.tool_call_id;
     this.toolName = json.tool_name;
     this.arguments = json.arguments;
@@ -119,6 +137,8 @@ export class InputRequest {
     if (this.options !== undefined) json.options = this.options;
     if (this.schema !== undefined) json.schema = this.schema;
     if (this.metadata !== undefined) json.metadata = this.metadata;
+    if (this.expiresAtText !== undefined) json.expires_at = this.expiresAtText;
+    if (this.onExpiry !== 'decline') json.on_expiry = this.onExpiry;
     if (this.toolCallId !== undefined) json.tool_call_id = this.toolCallId;
     if (this.toolName !== undefined) json.tool_name = this.toolName;
     if (this.arguments !== undefined) json.arguments = this.arguments;
@@ -135,7 +155,19 @@ export class InputRequest {
     if (choiceOptions !== undefined) json.options = choiceOptions;
     if (options?.schema !== undefined) json.schema = toJsonSchema(options.schema);
     if (options?.metadata !== undefined) json.metadata = options.metadata;
+    Object.assign(json, inputExpiryJSON(options, kind));
+    if (json.on_expiry !== undefined) checkExpiryAnswer(json);
     return new InputRequest(json);
+  }
+}
+
+/** An `onExpiry` answer must fit its question as a person's would, or the deadline would fail to resume it. */
+function checkExpiryAnswer(json: InputRequestJSON): void {
+  try {
+    validateAnswers([{ ...json, tool_call_id: 'on_expiry' }], { on_expiry: json.on_expiry?.answer });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TypeError(`onExpiry.answer does not fit the question: ${reason}`);
   }
 }
 

@@ -3,6 +3,9 @@ import type { Bus } from '../bus/bus.js';
 import { createMemoryBus } from '../bus/memory-bus.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { runtimeKeys } from '../trust/runtime-keys.js';
+import { cancelGeneration } from '../waiting/cancel-generation.js';
+import { listPending } from '../waiting/list-pending.js';
+import { meetDeadline } from '../waiting/meet-deadline.js';
 import { DEFAULT_QUEUE, type Runtime, type RuntimeOptions } from './runtime.js';
 
 /** The environment variable that names the deployment when no `audience` option does. */
@@ -67,10 +70,24 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         .resumeLater({ checkpoint: stored.checkpoint, answers, queue: answerOptions.queue ?? DEFAULT_QUEUE });
       return { jobId };
     },
+    pending(filter) {
+      return listPending(runtime, filter);
+    },
+    cancel(generationId, reason) {
+      return cancelGeneration(runtime, generationId, reason);
+    },
     async close() {
+      await (await deadlines)?.stop();
       await runtime.bus.close();
     },
   };
+  // A bus that never leaves the process has no worker to meet its deadlines: the runtime does,
+  // resuming each expired pause here. On a shared bus, workers do (`createWorker`).
+  const deadlines = bus.shared
+    ? undefined
+    : bus.timers?.consume(async (timer) => {
+        await meetDeadline(runtime, timer);
+      });
 
   async function locate(generationId: string) {
     const stored = await runtime.bus.checkpoints.load(generationId);
@@ -117,10 +134,20 @@ function nonEmpty(value: string | undefined): string | undefined {
 /**
  * Why no checkpoint is stored under `generationId`. A bus that bounds its storage (`natsBus`)
  * removes a checkpoint once a run resumed from it completes; its log still says so, and a late
- * answer (the loser of two at once) is told the truth, `already_resumed`, rather than `not_found`.
+ * answer is told the truth rather than `not_found`: `expired` when the last question's deadline
+ * resumed it, `cancelled` when it was cancelled, otherwise `already_resumed` (the loser of two
+ * answers at once).
  */
 async function notStored(bus: Bus, generationId: string): Promise<ResumeError> {
   const events = await bus.events(generationId).catch(() => []);
+  const lastAsked = events.findLastIndex((event) => event.event === 'input_requested');
+  const sinceLastAsked = events.slice(lastAsked + 1).map((event) => event.event);
+  if (sinceLastAsked.includes('cancelled')) {
+    return new ResumeError('cancelled', `Generation ${generationId} was cancelled`);
+  }
+  if (sinceLastAsked.includes('input_expired')) {
+    return new ResumeError('expired', `Generation ${generationId} stopped waiting for an answer at its deadline`);
+  }
   if (events.some((event) => event.event === 'completed' && event.run !== 'start')) {
     return new ResumeError('already_resumed', `Generation ${generationId} was already resumed, and has completed`);
   }

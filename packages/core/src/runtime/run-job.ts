@@ -91,7 +91,11 @@ export async function runJob(options: {
       );
       return refuse(error, { ...trusted, run: { run: claim.run, epoch: lease.epoch } });
     }
-    const control = { lease, ...(traceparent !== undefined && { parentTraceparent: traceparent }) };
+    const control = {
+      lease,
+      ...(traceparent !== undefined && { parentTraceparent: traceparent }),
+      ...(job.expiry === true && { expiring: true }),
+    };
     const response =
       job.kind === 'generate'
         ? await generation.generateNow(control)
@@ -145,10 +149,13 @@ async function claimJob(agent: AgentBase, job: Job): Promise<JobClaim> {
     return { acquired, run: 'start' };
   }
   // (A resume job always carries its checkpoint: `verifyJob` refused one without.)
-  const checked = await checkResumeFor(agent, job.action, job.params, {
-    checkpoint: job.checkpoint,
-    answers: job.answers ?? {},
-  });
+  const checked = await checkResumeFor(
+    agent,
+    job.action,
+    job.params,
+    { checkpoint: job.checkpoint, answers: job.answers ?? {} },
+    job.expiry === true,
+  );
   if (checked.checkpoint.generation_id !== job.generation_id) {
     throw new ResumeError('invalid_checkpoint', 'The job names another generation than its checkpoint');
   }

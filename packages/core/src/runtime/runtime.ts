@@ -3,6 +3,7 @@ import type { Bus } from '../bus/bus.js';
 import type { GenerationResponse } from '../generation/generation-response.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
+import type { PendingFilter, PendingGeneration } from '../waiting/list-pending.js';
 
 /** The shared pieces a set of agents runs on. */
 export interface Runtime {
@@ -40,6 +41,19 @@ export interface Runtime {
     answers: Record<string, unknown>,
     options?: { queue?: string },
   ): Promise<{ jobId: string }>;
+  /**
+   * The generations paused on a question now, oldest first, narrowed to an agent or an action:
+   * from the bus's pending index (durable on NATS, so a restarted process lists what older ones
+   * asked), each confirmed against the claim log, so one answered, expired or cancelled is never
+   * listed.
+   */
+  pending(filter?: PendingFilter): Promise<PendingGeneration[]>;
+  /**
+   * Closes a paused generation: its checkpoint is consumed (claimed, like a resume, so of a cancel
+   * and a racing answer exactly one wins), a `cancelled` event is published, and later answers
+   * are refused with `ResumeError` code `cancelled`.
+   */
+  cancel(generationId: string, reason: string): Promise<void>;
   close(): Promise<void>;
 }
 

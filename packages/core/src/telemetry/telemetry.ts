@@ -36,6 +36,8 @@ export interface GenerationTrace {
 export interface GenerationOutcome {
   status: 'completed' | 'awaiting_input' | 'tool_turns_exceeded' | 'failed';
   error?: Error;
+  /** A pause whose questions expire: when (the checkpoint's `input_expires_at`). */
+  inputExpiresAt?: string;
 }
 
 export interface ModelCallTrace {

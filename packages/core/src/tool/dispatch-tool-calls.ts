@@ -120,7 +120,7 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
       if (wasAwaitingApproval && answer === true) approved.add(call.id);
       const gated = (options.gatedTools.has(call.name) || tool?.requiresApproval === true) && !approved.has(call.id);
       if (gated) {
-        ask(call, tool, approvalRequest(call), true);
+        ask(call, tool, approvalRequest(call, tool), true);
         continue;
       }
       runAnswer = wasAwaitingApproval ? undefined : answer;
@@ -180,8 +180,8 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
   }
 }
 
-function approvalRequest(call: ToolCall): InputRequest {
-  return InputRequest.confirm(`Allow ${call.name} to run?`, { metadata: { approval: true } });
+function approvalRequest(call: ToolCall, tool: Tool | undefined): InputRequest {
+  return InputRequest.confirm(`Allow ${call.name} to run?`, { ...tool?.approvalExpiry, metadata: { approval: true } });
 }
 
 /**

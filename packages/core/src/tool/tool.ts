@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type InputExpiryOptions, inputExpiryJSON } from '../input-request/input-expiry.js';
 import type { InputRequest } from '../input-request/input-request.js';
 import type { JsonSchema, ToolSpec } from '../provider/provider-adapter.js';
 
@@ -35,6 +36,8 @@ export interface Tool<Input = unknown> {
   readonly requiresApproval?: boolean;
   /** Safe to run again when a run stopped mid-call and its outcome is unknown (see `tool()`). */
   readonly idempotent?: boolean;
+  /** When a call's approval question (`requiresApproval`) expires, and with what outcome. */
+  readonly approvalExpiry?: InputExpiryOptions;
 }
 
 export interface ToolDefinition<Schema extends z.ZodType> {
@@ -49,6 +52,11 @@ export interface ToolDefinition<Schema extends z.ZodType> {
    * ("… stopped mid-call; run it again?"). Default false.
    */
   idempotent?: boolean;
+  /**
+   * When the approval question of a gated call (`requiresApproval`) stops waiting, and what it
+   * is answered with then (declined by default): `{ expiresIn: 3_600_000 }`.
+   */
+  approvalExpiry?: InputExpiryOptions;
 }
 
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -74,6 +82,8 @@ export function tool<Schema extends z.ZodType>(definition: ToolDefinition<Schema
   if (!(definition.input instanceof z.ZodType)) {
     throw new TypeError(`Tool ${definition.name} needs a zod schema as input`);
   }
+  // A bad expiry fails here, where the tool is defined, not when a call is first gated.
+  if (definition.approvalExpiry !== undefined) inputExpiryJSON(definition.approvalExpiry, 'confirm');
   const inputSchema = jsonSchemaOf(definition.input);
   return {
     name: definition.name,
@@ -86,6 +96,7 @@ export function tool<Schema extends z.ZodType>(definition: ToolDefinition<Schema
     },
     run: definition.run,
     ...(definition.idempotent === true && { idempotent: true }),
+    ...(definition.approvalExpiry !== undefined && { approvalExpiry: definition.approvalExpiry }),
   };
 }
 

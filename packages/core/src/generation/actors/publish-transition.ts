@@ -2,6 +2,7 @@ import type { EventName } from '../../bus/events.js';
 import { checkpointFromContext } from '../../checkpoint/checkpoint-from-context.js';
 import { endFailedRun, pauseSlot, writeStep } from '../../claims/run-lease.js';
 import { isPermanentFailure } from '../../runtime/permanent-failure.js';
+import { forgetWaiting, recordWaiting } from '../../waiting/record-waiting.js';
 import { eventData } from '../event-data.js';
 import type { GenerationContext } from '../generation-context.js';
 import type { RunScope } from '../run-scope.js';
@@ -35,17 +36,26 @@ export function publishTransition(
       expiresAt = checkpoint.expires_at;
       before = async () => {
         await writeStep(lease, 'paused', { checkpoint });
-        await runtime.bus.checkpoints.save(scope.generationId, { checkpoint, params: options.params });
+        // Side by side: the pending index and the timer cost the pause no round trip of their own.
+        await Promise.all([
+          runtime.bus.checkpoints.save(scope.generationId, { checkpoint, params: options.params }),
+          recordWaiting(runtime.bus, checkpoint),
+        ]);
         // Stored: from here on its slot belongs to whoever resumes it, never to a release of ours.
         lease.ended = true;
       };
       break;
     }
-    case 'completed':
+    case 'completed': {
+      // Only a resumed run can have a pause listed. Its entry is dropped without holding the run
+      // up: `runtime.pending()` checks every entry against the claim log, so one left behind (a
+      // crash, a closed bus) is never listed, only kept.
+      if (options.start.kind === 'resume') void forgetWaiting(runtime.bus, scope.generationId).catch(() => undefined);
       if (lease.mode === 'job') before = () => writeStep(lease, 'finished');
       // Done: a later failure (of a callback, of the context store) must not give the claim back.
       else lease.ended = true;
       break;
+    }
     case 'failed':
       before = () => endFailedRun(lease, { error: scope.failure, permanent: isPermanentFailure(scope.failure) });
       break;

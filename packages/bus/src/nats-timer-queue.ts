@@ -1,0 +1,121 @@
+import type { InputTimer, TimerQueue } from '@interlude/core';
+import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { headers as createHeaders, nanos } from '@nats-io/transport-node';
+import { type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
+import { decodeJson, encodeJson } from './json-codec.js';
+import { type RetryOptions, retryTransient } from './retry.js';
+import { TIMERS_STREAM, TIMERS_SUBJECT_ROOT, timerConsumerName, timerSubject } from './subjects.js';
+
+/** A timer whose handler failed is offered again this much later. */
+const RETRY_DELAY_MS = 5_000;
+/** A delivery's lease: a worker that dies holding a due timer hands it on after this. */
+const ACK_WAIT_MS = 30_000;
+/** The longest a not-yet-due timer is put back for at once (it is looked at again then). */
+const LONGEST_WAIT_MS = 60 * 60 * 1_000;
+
+/**
+ * Deadlines on the work-queue stream `INTERLUDE_TIMERS`, one message per pause (message id
+ * `<generation>:<slot>`, so a pause scheduled twice is kept once). nats-server has no scheduled
+ * messages before 2.12, so the workers serving an agent share one durable consumer of its timers
+ * (`interlude_timers_<agent>`) and put back a timer that is
+ * not due yet with a delayed negative acknowledgement, until it is; a due one is handed to the
+ * handler and acknowledged (removed) once the handler resolved, heartbeats keeping it meanwhile.
+ * A worker that dies holding it hands it on after the ack wait; a handler that rejects gets it
+ * again five seconds later.
+ */
+export function createNatsTimerQueue(
+  resources: () => Promise<{ requests: JetStreamRequests; client: JetStreamClient; manager: JetStreamManager }>,
+  retry: RetryOptions,
+  onError: (error: unknown, context: string) => void,
+): TimerQueue {
+  return {
+    async schedule(timer) {
+      const { requests } = await resources();
+      const headers = createHeaders();
+      headers.set(MSG_ID_HEADER, `${timer.generation_id}:${timer.claim_slot}`);
+      const subject = timerSubject(timer.agent, timer.generation_id);
+      await retryTransient(() => requests.publish(subject, encodeJson(timer), headers), retry);
+    },
+
+    async consume(handler, options) {
+      // One durable consumer per agent, shared by every worker serving it: a worker takes only
+      // the deadlines of agents it can resume.
+      // (A work-queue stream takes no two consumers whose filters overlap, so there is no
+      // consumer of every agent's timers beside them.)
+      const names = [...new Set(options?.agents ?? [])];
+      const loops = await Promise.all(names.map((agent) => consumeAgent(agent, handler)));
+      return {
+        async stop() {
+          await Promise.all(loops.map((loop) => loop.stop()));
+        },
+      };
+    },
+  };
+
+  async function consumeAgent(agent: string, handler: (timer: InputTimer) => Promise<void>) {
+    const { client, manager } = await resources();
+    const durable = timerConsumerName(agent);
+    await retryTransient(
+      () =>
+        manager.consumers.add(TIMERS_STREAM, {
+          durable_name: durable,
+          filter_subject: `${TIMERS_SUBJECT_ROOT}.${agent}.*`,
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: DeliverPolicy.All,
+          ack_wait: nanos(ACK_WAIT_MS),
+          max_deliver: -1,
+          // Timers put back until due stay outstanding: room for many.
+          max_ack_pending: 100_000,
+        }),
+      retry,
+    );
+    const consumer = await client.consumers.get(TIMERS_STREAM, durable);
+    const messages = await consumer.consume({ max_messages: 100 });
+    const inFlight = new Set<Promise<void>>();
+    const running = (async () => {
+      for await (const message of messages) {
+        let timer: InputTimer;
+        try {
+          timer = decodeJson<InputTimer>(message.data);
+        } catch (error) {
+          onError(error, 'a timer that is not JSON (dropped)');
+          message.term();
+          continue;
+        }
+        const left = Date.parse(timer.due_at) - Date.now();
+        if (Number.isNaN(left)) {
+          onError(new Error(`timer of ${timer.generation_id} has no due time`), 'a malformed timer (dropped)');
+          message.term();
+          continue;
+        }
+        if (left > 0) {
+          message.nak(Math.min(left, LONGEST_WAIT_MS));
+          continue;
+        }
+        // Met beside the others (a deadline's resume runs a whole turn of a generation), the timer
+        // kept by heartbeats while it runs, as a job is, so no other worker is handed it meanwhile.
+        const heartbeat = setInterval(() => message.working(), ACK_WAIT_MS / 3);
+        const meeting = handler(timer)
+          .then(
+            () => message.ack(),
+            (error: unknown) => {
+              onError(error, `meeting the deadline of ${timer.generation_id}`);
+              message.nak(RETRY_DELAY_MS);
+            },
+          )
+          .finally(() => {
+            clearInterval(heartbeat);
+            inFlight.delete(meeting);
+          });
+        inFlight.add(meeting);
+      }
+    })();
+    return {
+      async stop() {
+        await messages.close();
+        await running.catch(() => undefined);
+        await Promise.all(inFlight);
+      },
+    };
+  }
+}

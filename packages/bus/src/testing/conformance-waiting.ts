@@ -1,0 +1,71 @@
+import type { Bus, InputTimer, PendingRecord } from '@interlude/core';
+import { expect, it } from 'vitest';
+import { uniqueId } from './fixtures.js';
+
+function pendingRecord(agent: string, action: string, askedAt: string): PendingRecord {
+  return {
+    version: 1,
+    generation_id: uniqueId('gen'),
+    agent,
+    action,
+    claim_slot: 0,
+    input_requests: [{ kind: 'confirm', prompt: 'Refund $30?', tool_call_id: 'call_1', tool_name: 'issue_refund' }],
+    asked_at: askedAt,
+  };
+}
+
+/**
+ * The pending index and the deadline timers, for a bus that has them (`bus.pending`,
+ * `bus.timers`; a bus without them skips these cases).
+ */
+export function waitingCases(bus: () => Bus): void {
+  it('lists pending records by agent and action, a later put replacing, a remove forgetting', async (context) => {
+    const index = bus().pending;
+    if (index === undefined) return context.skip();
+    const agent = uniqueId('agent');
+    const first = pendingRecord(agent, 'handle', '2026-01-01T00:00:00.000Z');
+    const second = pendingRecord(agent, 'triage', '2026-01-01T00:00:01.000Z');
+    await index.put(first);
+    await index.put(second);
+    const byAsked = (records: PendingRecord[]) => [...records].sort((a, b) => a.asked_at.localeCompare(b.asked_at));
+    expect(byAsked(await index.list({ agent }))).toEqual([first, second]);
+    expect(await index.list({ agent, action: 'triage' })).toEqual([second]);
+    const again = { ...first, claim_slot: 2, input_expires_at: '2030-01-01T00:00:00.000Z' };
+    await index.put(again);
+    await index.remove(second.generation_id);
+    expect(await index.list({ agent })).toEqual([again]);
+  });
+
+  it('hands a timer to its agent consumer once it is due, once however often it was scheduled', async (context) => {
+    const timers = bus().timers;
+    if (timers === undefined) return context.skip();
+    const agent = uniqueId('agent');
+    const timer: InputTimer = {
+      version: 1,
+      generation_id: uniqueId('gen'),
+      agent,
+      action: 'handle',
+      claim_slot: 0,
+      due_at: new Date(Date.now() + 300).toISOString(),
+    };
+    await timers.schedule(timer);
+    await timers.schedule(timer);
+    const met: { timer: InputTimer; at: number }[] = [];
+    const consumer = await timers.consume(
+      async (due) => {
+        if (due.agent === agent) met.push({ timer: due, at: Date.now() });
+      },
+      { agents: [agent] },
+    );
+    try {
+      await expect.poll(() => met.length, { timeout: 10_000 }).toBe(1);
+      expect(met[0]?.timer).toEqual(timer);
+      expect(met[0]?.at).toBeGreaterThanOrEqual(Date.parse(timer.due_at));
+      // Scheduled twice, kept once: nothing more arrives.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(met).toHaveLength(1);
+    } finally {
+      await consumer.stop();
+    }
+  });
+}

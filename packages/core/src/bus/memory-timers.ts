@@ -1,0 +1,72 @@
+import type { InputTimer, TimerQueue } from './bus.js';
+
+/** Node's timers hold at most this many milliseconds (about 24.8 days); a later deadline waits in steps. */
+const LONGEST_DELAY = 2 ** 31 - 1;
+/** A handler that failed gets its timer again this much later, at most this many times. */
+const RETRY_DELAY_MS = 1_000;
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Deadlines in this process: each timer fires when due (an unreferenced Node timer, so it never
+ * keeps a process alive on its own), once a consumer is there. A handler that rejects gets its
+ * timer again a second later, up to five times.
+ */
+export function createMemoryTimerQueue(): TimerQueue {
+  const timers = new Map<string, InputTimer>();
+  const armed = new Map<string, NodeJS.Timeout>();
+  // Several runtimes may share one memory bus: a timer goes to each in turn until one meets it.
+  const handlers: ((timer: InputTimer) => Promise<void>)[] = [];
+  const handleAll = async (timer: InputTimer) => {
+    let failure: unknown;
+    for (const handler of [...handlers]) {
+      try {
+        return await handler(structuredClone(timer));
+      } catch (error) {
+        failure = error;
+      }
+    }
+    throw failure;
+  };
+
+  const arm = (key: string, timer: InputTimer, attempt: number, delay: number) => {
+    const wait = Math.min(Math.max(0, delay), LONGEST_DELAY);
+    const handle = setTimeout(() => {
+      armed.delete(key);
+      const left = Date.parse(timer.due_at) - Date.now();
+      if (left > 0) return arm(key, timer, attempt, left);
+      if (handlers.length === 0) return;
+      handleAll(timer).then(
+        () => timers.delete(key),
+        () => {
+          if (attempt < MAX_ATTEMPTS && handlers.length > 0) arm(key, timer, attempt + 1, RETRY_DELAY_MS);
+          else timers.delete(key);
+        },
+      );
+    }, wait);
+    handle.unref();
+    armed.set(key, handle);
+  };
+
+  return {
+    async schedule(timer) {
+      const key = `${timer.generation_id}:${timer.claim_slot}`;
+      if (timers.has(key)) return;
+      timers.set(key, structuredClone(timer));
+      if (handlers.length > 0) arm(key, timer, 1, Date.parse(timer.due_at) - Date.now());
+    },
+    async consume(consumer) {
+      handlers.push(consumer);
+      if (handlers.length === 1) {
+        for (const [key, timer] of timers) arm(key, timer, 1, Date.parse(timer.due_at) - Date.now());
+      }
+      return {
+        async stop() {
+          handlers.splice(handlers.indexOf(consumer), 1);
+          if (handlers.length > 0) return;
+          for (const handle of armed.values()) clearTimeout(handle);
+          armed.clear();
+        },
+      };
+    },
+  };
+}

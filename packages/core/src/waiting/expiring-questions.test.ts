@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ResumeError } from '../errors/resume-error.js';
+import { InputRequest } from '../input-request/input-request.js';
+import { expectRebuildMatches, scriptedAgent, throughJson } from '../test-support/harness.js';
+import { tool } from '../tool/tool.js';
+
+/** A refund tool whose question expires `expiresIn` ms after it is asked; it records what it ran with. */
+function expiringRefund(options: { expiresIn: number; onExpiry?: 'decline' | { answer: boolean } }) {
+  const ran: unknown[] = [];
+  const refund = tool({
+    name: 'issue_refund',
+    description: 'Refund an order',
+    input: z.object({ amount: z.number() }),
+    run({ amount }, ctx) {
+      if (ctx.answer === undefined) return InputRequest.confirm(`Refund $${amount}?`, options);
+      ran.push(ctx.answer);
+      return { refunded: amount };
+    },
+  });
+  const { agent, provider, runtime } = scriptedAgent(
+    () => ({ message: 'Refund order 7', tools: [refund] }),
+    [{ toolCalls: [{ id: 'call_refund', name: 'issue_refund', arguments: { amount: 30 } }] }, { text: 'Handled.' }],
+  );
+  return { agent, provider, runtime, ran };
+}
+
+const eventNames = async (runtime: { bus: { events(id: string): Promise<{ event: string }[]> } }, id: string) =>
+  (await runtime.bus.events(id)).map((event) => event.event);
+
+describe('questions that expire, on the memory bus', () => {
+  it('carries the deadline in the question, the checkpoint and the rebuilt checkpoint', async () => {
+    const { agent, runtime } = expiringRefund({ expiresIn: 60_000 });
+    const before = Date.now();
+    const paused = await agent.handle({}).generateNow();
+    const deadline = Date.parse(paused.checkpoint?.input_expires_at ?? '');
+    expect(deadline).toBeGreaterThanOrEqual(before + 60_000);
+    expect(paused.inputRequests[0]?.expiresAt?.getTime()).toBe(deadline);
+    expect(paused.inputRequests[0]?.onExpiry).toBe('decline');
+    await expectRebuildMatches(runtime, paused);
+    await runtime.close();
+  });
+
+  it('declines the question when nobody answers in time, announcing input_expired before resumed', async () => {
+    const { agent, provider, runtime, ran } = expiringRefund({ expiresIn: 50 });
+    const paused = await agent.handle({}).generateNow();
+    await expect.poll(() => eventNames(runtime, paused.generationId)).toContain('completed');
+    expect(await eventNames(runtime, paused.generationId)).toEqual([
+      'started',
+      'model_responded',
+      'tool_started',
+      'input_requested',
+      'input_expired',
+      'resumed',
+      'tool_completed',
+      'model_responded',
+      'completed',
+    ]);
+    const expired = (await runtime.bus.events(paused.generationId)).find((event) => event.event === 'input_expired');
+    expect(expired?.data).toEqual({
+      input_expires_at: paused.checkpoint?.input_expires_at,
+      declined_tool_calls: ['call_refund'],
+      answered_tool_calls: [],
+    });
+    expect(ran).toEqual([]);
+    expect(JSON.stringify(provider.requests[1]?.messages.at(-1))).toContain('declined by user');
+    await runtime.close();
+  });
+
+  it('answers with onExpiry.answer when one is given', async () => {
+    const { agent, runtime, ran } = expiringRefund({ expiresIn: 50, onExpiry: { answer: true } });
+    const paused = await agent.handle({}).generateNow();
+    await expect.poll(() => eventNames(runtime, paused.generationId)).toContain('completed');
+    expect(ran).toEqual([true]);
+    await runtime.close();
+  });
+
+  it('refuses an answer after the deadline with expired', async () => {
+    const { agent, runtime, ran } = expiringRefund({ expiresIn: 50 });
+    const paused = await agent.handle({}).generateNow();
+    await expect.poll(() => eventNames(runtime, paused.generationId)).toContain('completed');
+    const late = agent
+      .handle({})
+      .resumeNow({ checkpoint: throughJson(paused.checkpoint), answers: { call_refund: true } });
+    await expect(late).rejects.toMatchObject({ name: 'ResumeError', code: 'expired' });
+    await expect(runtime.answer(paused.generationId, { call_refund: true })).rejects.toSatisfy(
+      (error) => ResumeError.isInstance(error) && error.code === 'expired',
+    );
+    expect(ran).toEqual([]);
+    await runtime.close();
+  });
+
+  it('lets an answer given in time win: the deadline then resumes nothing', async () => {
+    const { agent, runtime, ran } = expiringRefund({ expiresIn: 300 });
+    const paused = await agent.handle({}).generateNow();
+    const done = await runtime.answer(paused.generationId, { call_refund: true });
+    expect(done.status).toBe('completed');
+    // Past the deadline the timer has fired and found the pause answered.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await eventNames(runtime, paused.generationId)).not.toContain('input_expired');
+    expect(ran).toEqual([true]);
+    await runtime.close();
+  });
+
+  it('gates a tool whose approval expires with approvalExpiry', async () => {
+    const ran: string[] = [];
+    const close = tool({
+      name: 'close_account',
+      description: 'Close the account',
+      input: z.object({}),
+      approvalExpiry: { expiresIn: 50 },
+      run: () => {
+        ran.push('closed');
+        return { closed: true };
+      },
+    });
+    const { agent, runtime } = scriptedAgent(
+      () => ({ message: 'Close it', tools: [close], requiresApproval: 'close_account' }),
+      [{ toolCalls: [{ id: 'call_close', name: 'close_account', arguments: {} }] }, { text: 'Left open.' }],
+    );
+    const paused = await agent.handle({}).generateNow();
+    expect(paused.inputRequests[0]?.metadata).toEqual({ approval: true });
+    expect(paused.inputRequests[0]?.expiresAt).toBeInstanceOf(Date);
+    await expect.poll(() => eventNames(runtime, paused.generationId)).toContain('completed');
+    expect(ran).toEqual([]);
+    await runtime.close();
+  });
+
+  it('refuses bad expiry options before anything runs', () => {
+    expect(() => InputRequest.confirm('Go?', { expiresIn: -1 })).toThrow(/expiresIn must be a positive number/);
+    expect(() => InputRequest.confirm('Go?', { expiresIn: 10, expiresAt: new Date() })).toThrow(/not both/);
+    expect(() => InputRequest.confirm('Go?', { expiresAt: 'next tuesday' })).toThrow(/Date or an ISO time/);
+    expect(() => InputRequest.confirm('Go?', { onExpiry: { answer: true } })).toThrow(/needs expiresIn or expiresAt/);
+    expect(() => InputRequest.secret('Token?', { expiresIn: 10, onExpiry: { answer: 'x' } })).toThrow(/secret/);
+    expect(() => InputRequest.confirm('Go?', { expiresIn: 10, onExpiry: { answer: 'yes' } })).toThrow(
+      /onExpiry.answer does not fit/,
+    );
+    expect(() =>
+      InputRequest.choice('Which?', { options: ['a', 'b'], expiresIn: 10, onExpiry: { answer: 'c' } }),
+    ).toThrow(/onExpiry.answer does not fit/);
+    expect(() =>
+      tool({ name: 't', description: 't', input: z.object({}), approvalExpiry: { expiresIn: 0 }, run: () => 1 }),
+    ).toThrow(/expiresIn/);
+  });
+
+  it('round-trips an expiring question through JSON exactly', () => {
+    const request = InputRequest.choice('Which?', {
+      options: ['a', 'b'],
+      expiresAt: '2030-01-01T00:00:00Z',
+      onExpiry: { answer: 'a' },
+    });
+    const json = request.toJSON();
+    expect(json).toEqual({
+      kind: 'choice',
+      prompt: 'Which?',
+      options: ['a', 'b'],
+      expires_at: '2030-01-01T00:00:00.000Z',
+      on_expiry: { answer: 'a' },
+    });
+    expect(InputRequest.fromJSON(json).toJSON()).toEqual(json);
+  });
+});
