@@ -19,6 +19,11 @@ export function jobLine(job: Job, outcome: JobOutcome): string {
 /** Prints the job line at once. */
 export function printJobOutcome(job: Job, outcome: JobOutcome): void {
   process.stdout.write(jobLine(job, outcome));
+  // Why a job failed, beside its line: a test that times out waiting shows this in its output.
+  if ('error' in outcome) {
+    const code = (outcome.error as { code?: unknown }).code ?? outcome.error.name;
+    process.stdout.write(`why ${outcome.status} ${job.generation_id} ${String(code)}: ${outcome.error.message}\n`);
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { withCheckpointDefaults } from '../checkpoint/checkpoint-defaults.js';
 import { eventIdOf } from '../generation/event-publisher.js';
 import { notifyInputRequest } from '../generation/notify-input-request.js';
 import { InputRequest } from '../input-request/input-request.js';
+import { forgetWaiting, recordWaiting } from '../waiting/record-waiting.js';
 
 /** Which run a stopped job held, as its events name it. */
 export interface StoppedRun {
@@ -22,7 +23,8 @@ export interface StoppedRun {
 /**
  * Another delivery of a job whose run already stopped runs nothing; it only makes sure the stop
  * is out, in case its holder went away between writing it and announcing it. A pause: its
- * checkpoint stored (unless it was resumed already or a newer one is) and `input_requested`
+ * checkpoint stored, listed as pending and its deadline timed (unless it was resumed already or a
+ * newer one is) and `input_requested`
  * published, with the agent's callbacks, if it was not. A finish: `completed` (or the `failed` a
  * permanent failure ended it with) published if it was not. Published events reuse the ids their
  * holder would have given them, so two deliveries doing this at once store each once.
@@ -42,8 +44,13 @@ async function settlePause(stopped: StoppedRun, written: Checkpoint): Promise<vo
   const stored = await bus.checkpoints.load(stopped.generationId);
   const newer = ((stored && withCheckpointDefaults(stored.checkpoint).claim_slot) ?? -1) >= slot;
   const resumed = (await bus.claims.read(stopped.generationId, slot)) !== undefined;
+  // Listed and timed again too (both write the same record twice harmlessly): the holder may have
+  // gone before either, and a question nobody lists or expires would wait for good.
   if (!newer && !resumed)
-    await bus.checkpoints.save(stopped.generationId, { checkpoint: written, params: stopped.params });
+    await Promise.all([
+      bus.checkpoints.save(stopped.generationId, { checkpoint: written, params: stopped.params }),
+      recordWaiting(bus, written),
+    ]);
   const events = await runEvents(stopped);
   if (events.some((event) => event.event === 'input_requested')) return;
   await publish(stopped, events, 'input_requested', {
@@ -64,6 +71,8 @@ async function settlePause(stopped: StoppedRun, written: Checkpoint): Promise<vo
 }
 
 async function settleFinish(stopped: StoppedRun): Promise<void> {
+  // A resumed run's pause may still be listed: its holder drops the entry without waiting for it.
+  if (stopped.run !== 'start') await forgetWaiting(stopped.agent.runtime.bus, stopped.generationId);
   const events = await runEvents(stopped);
   if (events.some((event) => event.event === 'completed' || event.event === 'failed')) return;
   if (stopped.record.error !== undefined) {

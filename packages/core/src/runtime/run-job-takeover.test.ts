@@ -128,11 +128,23 @@ describe('a job delivered again after its run stopped', () => {
 });
 
 describe('a job whose holder stopped between writing its pause and announcing it', () => {
-  it('is settled by its next delivery: the checkpoint stored and input_requested published, once, with nothing run again', async () => {
+  it('is settled by its next delivery: the checkpoint stored, listed as pending and input_requested published, once, with nothing run again', async () => {
     const bus = createMemoryBus();
     let failSaves = 1;
+    let failListings = 1;
+    const pending = bus.pending as NonNullable<Bus['pending']>;
     const flakyBus: Bus = {
       ...bus,
+      pending: {
+        ...pending,
+        async put(record) {
+          if (failListings > 0) {
+            failListings -= 1;
+            throw new Error('the worker died here');
+          }
+          return pending.put(record);
+        },
+      },
       checkpoints: {
         ...bus.checkpoints,
         async save(generationId, record) {
@@ -149,6 +161,7 @@ describe('a job whose holder stopped between writing its pause and announcing it
     const job = generateJob(runtime, 'gen_settle');
     await expect(runJob({ ...fixture, agents: [agent], job, delivery: delivery(1) })).rejects.toThrow('died here');
     expect(await bus.checkpoints.load('gen_settle')).toBeUndefined();
+    expect(await runtime.pending()).toEqual([]);
 
     const again = await runJob({ ...fixture, agents: [agent], job, delivery: delivery(2) });
     expect(again).toEqual({ status: 'duplicate', stop: 'paused' });
@@ -169,6 +182,7 @@ describe('a job whose holder stopped between writing its pause and announcing it
       audience: await runtime.audience(),
     });
     expect(rebuilt).toEqual(stored?.checkpoint);
+    expect((await runtime.pending()).map((waiting) => waiting.generationId)).toEqual(['gen_settle']);
     // A third delivery finds it all there and changes nothing.
     await runJob({ ...fixture, agents: [agent], job, delivery: delivery(3) });
     expect(await bus.events('gen_settle')).toEqual(events);
