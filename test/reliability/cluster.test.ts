@@ -11,7 +11,7 @@ import { expectEachSideEffectOnce, expectWholeLogs } from '../support/reliabilit
 import { recordFigure } from '../support/reliability-figures.js';
 import { startFleet } from '../support/reliability-fleet.js';
 import { createLedger, type Ledger } from '../support/reliability-ledger.js';
-import { waitUntil } from '../support/reliability-wait.js';
+import { readThroughElections, waitUntil } from '../support/reliability-wait.js';
 
 const PAIRS = 300;
 const GENERATIONS = 60;
@@ -163,9 +163,15 @@ describe('a 3-node nats-server cluster on loopback, streams and bucket at 3 repl
     }
     expect(inFlightAtKill).toBeGreaterThan(0);
     expect(operator.failures).toEqual([]);
-    expect(await runtime.bus.jobs.deadLetters(queue)).toEqual([]);
+    // The node that came back rejoins; while it does, streams may elect leaders again (health()
+    // says so), and a read meanwhile gives up with bus_unavailable: read as a user would, again.
+    await waitUntil(async () => (await runtime.bus.health?.())?.ok === true, 'the bus to be healthy again', {
+      timeoutMs: 60_000,
+      everyMs: 500,
+    });
+    expect(await readThroughElections(() => runtime.bus.jobs.deadLetters(queue))).toEqual([]);
     await expectEachSideEffectOnce(ledger, generationIds);
-    const events = await expectWholeLogs(runtime.bus, cluster.urls, generationIds);
+    const events = await readThroughElections(() => expectWholeLogs(runtime.bus, cluster.urls, generationIds));
     recordFigure('cluster_leader_kill', {
       generations: GENERATIONS,
       nodes: 3,

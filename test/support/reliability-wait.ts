@@ -28,3 +28,25 @@ export function seededRandom(seed: number): () => number {
     return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
   };
 }
+
+/** Errors that say a cluster is electing leaders, not that anything is wrong with what was read. */
+const ELECTION_ERRORS = new Set(['TimeoutError', 'NoRespondersError']);
+
+/**
+ * Runs `read` again while the bus is briefly out of reach (`bus_unavailable`, a request that timed
+ * out or found no responder): a cluster that just lost or regained a node elects leaders for a
+ * while, longer on a loaded machine. Anything else, an assertion included, is thrown at once.
+ */
+export async function readThroughElections<T>(read: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await read();
+    } catch (error) {
+      const { code, name } = error as { code?: unknown; name?: unknown };
+      const electing = code === 'bus_unavailable' || ELECTION_ERRORS.has(String(name));
+      if (!electing || Date.now() > deadline) throw error;
+      await sleep(500);
+    }
+  }
+}

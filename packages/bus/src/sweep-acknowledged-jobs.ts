@@ -1,15 +1,12 @@
 import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson } from './json-codec.js';
+import { type ConsumerPosition, releaseVanishedJobs } from './release-vanished-jobs.js';
 
 interface ApiError {
   error?: { code: number; err_code: number; description: string };
 }
 
-type ConsumerState = ApiError & {
-  ack_floor?: { stream_seq: number };
-  delivered?: { stream_seq: number };
-  num_ack_pending?: number;
-};
+type ConsumerState = ApiError & ConsumerPosition;
 
 /**
  * The stream sequence at or below which every job on the consumer's subject was acknowledged.
@@ -29,8 +26,9 @@ export function acknowledgedUpTo(info: ConsumerState): number {
  * nats-server 2.9, an ack processed around a restart can move the consumer's ack floor without
  * the stream removing the message (fixed in later servers, which check the floor themselves): the
  * consumer never delivers it again, and it stays in `INTERLUDE_JOBS` for good. Every message on
- * the queue's subject at or below `acknowledgedUpTo` was acknowledged, so it is deleted here. Returns how many were. Safe from many workers at once: deleting a deleted message is a
- * no-op answer.
+ * the queue's subject at or below `acknowledgedUpTo` was acknowledged, so it is deleted here
+ * (after `releaseVanishedJobs`, which lets the floor move past jobs the stream lost). Returns how
+ * many were deleted. Safe from many workers at once: deleting a deleted message is a no-op answer.
  */
 export async function sweepAcknowledgedJobs(
   requests: JetStreamRequests,
@@ -40,7 +38,11 @@ export async function sweepAcknowledgedJobs(
     requests
       .request(`${names.apiPrefix}.${path}`, Buffer.from(JSON.stringify(body)))
       .then((reply) => decodeJson<ApiError & Record<string, unknown>>(reply.data));
-  const info = (await api(`CONSUMER.INFO.${names.stream}.${names.consumer}`, {})) as ConsumerState;
+  const consumerInfo = async () => (await api(`CONSUMER.INFO.${names.stream}.${names.consumer}`, {})) as ConsumerState;
+  let info = await consumerInfo();
+  // Pending entries for jobs that are gone hold the floor and the count of jobs waiting: released
+  // first, the floor is read again.
+  if ((await releaseVanishedJobs(requests, api, names, info)) > 0) info = await consumerInfo();
   const floor = acknowledgedUpTo(info);
   let swept = 0;
   for (let from = 1; from <= floor; ) {
