@@ -70,7 +70,9 @@ export async function runCycleOverhead(
     { variant: natsVariant },
     { variant: langGraph, peer: true },
     {
-      variant: interludeNatsVariant(baseURL, natsUrl, aesGcmCodec({ keys: [randomBytes(32).toString('base64')] })),
+      variant: interludeNatsVariant(baseURL, natsUrl, {
+        codec: aesGcmCodec({ keys: [randomBytes(32).toString('base64')] }),
+      }),
       note: 'the row above, sealed',
     },
   ];
