@@ -62,6 +62,9 @@ export async function langGraphVariant(
     streaming: streamed,
     configuration: { baseURL },
   }).bindTools([lookupOrder, issueRefund]);
+  // Replies the agent node gave a fresh id (below). Streamed, LangGraph sends such a reply again
+  // whole at the node's end, as a message the tokens did not announce: read once, it is skipped.
+  const renamed = new Set<string>();
   const lastCalls = (state: typeof MessagesAnnotation.State) => (state.messages.at(-1) as AIMessage).tool_calls ?? [];
   const graph = new StateGraph(MessagesAnnotation)
     .addNode('agent', async (state) => {
@@ -69,6 +72,7 @@ export async function langGraphVariant(
       // The wire server gives every completion one id, which the messages reducer would take for
       // the same message and replace; the real API's ids differ per completion.
       reply.id = randomUUID();
+      if (streamed) renamed.add(reply.id);
       return { messages: [reply] };
     })
     .addNode('review', (state) => {
@@ -97,7 +101,6 @@ export async function langGraphVariant(
     }
     let prompt = '';
     let text = '';
-    let textId: string | undefined;
     const stream = await graph.stream(input, { ...config, streamMode: ['messages', 'updates'] });
     for await (const [mode, chunk] of stream) {
       if (mode === 'updates') {
@@ -106,12 +109,10 @@ export async function langGraphVariant(
         continue;
       }
       const [message, metadata] = chunk as [BaseMessage, { langgraph_node?: string }];
-      // Each model call's tokens: a new turn starts the text over, so it ends as the last turn's.
+      // The model's tokens as they come, without the whole reply sent again under its new id. The
+      // resume calls the model once, so its tokens add up to the final answer the cycle checks.
       if (metadata.langgraph_node !== 'agent' || !AIMessageChunk.isInstance(message)) continue;
-      if (message.id !== textId) {
-        textId = message.id;
-        text = '';
-      }
+      if (message.id !== undefined && renamed.delete(message.id)) continue;
       text += typeof message.content === 'string' ? message.content : '';
     }
     return { prompt, text };
