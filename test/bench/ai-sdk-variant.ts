@@ -1,18 +1,37 @@
 import { createOpenAI } from '@ai-sdk/openai';
-import { generateText, type ModelMessage, stepCountIs, type ToolApprovalRequestOutput, tool } from 'ai';
+import {
+  type ContentPart,
+  generateText,
+  type ModelMessage,
+  stepCountIs,
+  streamText,
+  type ToolApprovalRequestOutput,
+  type ToolSet,
+  tool,
+} from 'ai';
 import type { CycleVariant } from './cycle-variants.js';
 import { expectBareCycle } from './expect-bare-cycle.js';
 import { ticketMessage } from './refund-chat-responder.js';
 import { createRefundWork, issueRefundInput, lookupOrderInput, SUPPORT_INSTRUCTIONS } from './refund-work.js';
+import { expectScenario } from './scenario-error.js';
+
+/** What one call (`generateText`, or `streamText` read to the end) gave the cycle. */
+interface AiSdkCall<TOOLS extends ToolSet> {
+  content: ContentPart<TOOLS>[];
+  responseMessages: ModelMessage[];
+  text: string;
+}
 
 /**
  * A peer: the refund scenario as the Vercel AI SDK (7) documents human approval. `issue_refund`
  * has `needsApproval`, so `generateText` runs `lookup_order`, stops with a tool approval request,
  * and the paused state is the conversation so far (`JSON.stringify` of its messages). The resume
  * parses it, appends the approval and calls `generateText` again, which runs the refund and asks
- * the model for the final answer. Same wire server and checks as every other variant.
+ * the model for the final answer. Same wire server and checks as every other variant. With
+ * `streamed`, both calls are `streamText` and the caller reads its `stream` to the end (the
+ * text deltas must add up to the final text) before taking the content and messages.
  */
-export function aiSdkVariant(baseURL: string): CycleVariant {
+export function aiSdkVariant(baseURL: string, { streamed = false }: { streamed?: boolean } = {}): CycleVariant {
   const work = createRefundWork();
   const model = createOpenAI({ baseURL, apiKey: 'bench' }).chat('gpt-4.1-bench');
   const tools = {
@@ -29,20 +48,35 @@ export function aiSdkVariant(baseURL: string): CycleVariant {
     }),
   };
   const settings = { model, system: SUPPORT_INSTRUCTIONS, tools, stopWhen: stepCountIs(5), maxRetries: 0 };
-  const name = 'Vercel AI SDK 7';
+  const name = streamed ? 'Vercel AI SDK 7, streamText' : 'Vercel AI SDK 7';
+  const call = async (messages: ModelMessage[]): Promise<AiSdkCall<typeof tools>> => {
+    if (!streamed) {
+      const result = await generateText({ ...settings, messages });
+      return { content: result.content, responseMessages: result.response.messages, text: result.text };
+    }
+    const result = streamText({ ...settings, messages });
+    let streamedText = '';
+    for await (const part of result.stream) {
+      if (part.type === 'text-delta') streamedText += part.text;
+      else if (part.type === 'error') throw part.error;
+    }
+    const text = await result.text;
+    expectScenario(streamedText.endsWith(text), `${name}: streamed ${JSON.stringify(streamedText)}, answered ${text}`);
+    return { content: await result.content, responseMessages: await result.responseMessages, text };
+  };
   const variant: CycleVariant = {
     name,
     pausedBytes: 0,
     async cycle(ticketId) {
       const before = { ...work.runs };
       const messages: ModelMessage[] = [{ role: 'user', content: ticketMessage(ticketId) }];
-      const paused = await generateText({ ...settings, messages });
+      const paused = await call(messages);
       const approval = paused.content.find(
         (part): part is ToolApprovalRequestOutput<typeof tools> => part.type === 'tool-approval-request',
       );
       const refund = approval?.toolCall.input as { order_id: number; amount: number } | undefined;
       const prompt = refund === undefined ? '' : `Refund $${refund.amount} on order ${refund.order_id}?`;
-      const saved = JSON.stringify([...messages, ...paused.response.messages]);
+      const saved = JSON.stringify([...messages, ...paused.responseMessages]);
       variant.pausedBytes = Buffer.byteLength(saved);
 
       const resumed = JSON.parse(saved) as ModelMessage[];
@@ -50,7 +84,7 @@ export function aiSdkVariant(baseURL: string): CycleVariant {
         role: 'tool',
         content: [{ type: 'tool-approval-response', approvalId: approval?.approvalId ?? '', approved: true }],
       });
-      const done = await generateText({ ...settings, messages: resumed });
+      const done = await call(resumed);
       expectBareCycle(name, work, before, { prompt, text: done.text });
     },
     async close() {},

@@ -4,6 +4,7 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
+import { assembleStreamedMessage, type StreamedTurn } from './assemble-streamed-message.js';
 import { ticketMessage } from './refund-chat-responder.js';
 import {
   createRefundWork,
@@ -82,16 +83,38 @@ export interface BareSteps {
   finalCall(turn: BareResumedTurn): Promise<string>;
 }
 
+/** `stream: true` asks for every completion in chunks (with usage, as Interlude and the peers do) and reads them to the end. */
+export interface BareOptions {
+  stream?: boolean;
+}
+
 /**
  * The baseline: the refund scenario written by hand on the bare `openai` SDK, the least a
  * developer could write for the same behaviour. Call the model, run `lookup_order`, hold
  * `issue_refund` for a person, `JSON.stringify` the state, then parse it, refund, send every
- * result back in call order and read the final answer.
+ * result back in call order and read the final answer. Streamed, each completion's chunks are
+ * assembled by hand (`assembleStreamedMessage`).
  */
-export function createBareSteps(baseURL: string): BareSteps {
+export function createBareSteps(baseURL: string, { stream = false }: BareOptions = {}): BareSteps {
   const client = new OpenAI({ apiKey: 'bench', baseURL, maxRetries: 0 });
   const work = createRefundWork();
   const model = 'gpt-4.1-bench';
+  const complete = async (messages: ChatCompletionMessageParam[]): Promise<StreamedTurn> => {
+    if (stream) {
+      const chunks = await client.chat.completions.create({
+        model,
+        messages,
+        tools: TOOLS,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      return assembleStreamedMessage(chunks);
+    }
+    const completion = await client.chat.completions.create({ model, messages, tools: TOOLS });
+    const message = completion.choices[0]?.message;
+    if (message === undefined) throw new Error('The model sent no choice');
+    return { message, calls: (message.tool_calls ?? []).filter((call) => call.type === 'function') };
+  };
 
   return {
     work,
@@ -100,11 +123,9 @@ export function createBareSteps(baseURL: string): BareSteps {
         { role: 'developer', content: SUPPORT_INSTRUCTIONS },
         { role: 'user', content: ticketMessage(ticketId) },
       ];
-      const completion = await client.chat.completions.create({ model, messages, tools: TOOLS });
-      const message = completion.choices[0]?.message;
-      if (message === undefined) throw new Error('The model sent no choice');
+      const { message, calls } = await complete(messages);
       messages.push(message);
-      return { messages, calls: (message.tool_calls ?? []).filter((call) => call.type === 'function') };
+      return { messages, calls };
     },
     pauseTools({ messages, calls }) {
       const results: Record<string, unknown> = {};
@@ -139,15 +160,18 @@ export function createBareSteps(baseURL: string): BareSteps {
       return { messages };
     },
     async finalCall({ messages }) {
-      const completion = await client.chat.completions.create({ model, messages, tools: TOOLS });
-      return completion.choices[0]?.message.content ?? '';
+      const { message } = await complete(messages);
+      return typeof message.content === 'string' ? message.content : '';
     },
   };
 }
 
 /** The bare loop's whole cycle: pause, `JSON.stringify`, resume with the approval, answer. */
-export function createBareSdkLoop(baseURL: string): { work: RefundWork; cycle(ticketId: number): Promise<BareCycle> } {
-  const steps = createBareSteps(baseURL);
+export function createBareSdkLoop(
+  baseURL: string,
+  options: BareOptions = {},
+): { work: RefundWork; cycle(ticketId: number): Promise<BareCycle> } {
+  const steps = createBareSteps(baseURL, options);
   return {
     work: steps.work,
     async cycle(ticketId) {

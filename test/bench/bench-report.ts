@@ -1,5 +1,6 @@
 import type { CheckpointSizeResult } from './checkpoint-size.js';
 import type { ClusterReplicasResult } from './cluster-replicas.js';
+import type { CycleGroupResult } from './cycle-group.js';
 import type { CycleOverheadResult } from './cycle-overhead.js';
 import type { ThroughputResult } from './nats-throughput.js';
 import type { PausedMemoryResult } from './paused-memory.js';
@@ -21,8 +22,8 @@ export interface BenchResults {
   failures: { benchmark: string; message: string }[];
 }
 
-function cycleSection(result: CycleOverheadResult): string {
-  const rows = result.variants.map((variant) => [
+function cycleTable(group: CycleGroupResult): string {
+  const rows = group.variants.map((variant) => [
     variant.name,
     variant.milliseconds.median,
     variant.milliseconds.p95,
@@ -35,13 +36,23 @@ function cycleSection(result: CycleOverheadResult): string {
         ? 'peer'
         : (variant.note ?? verdict(variant.met, variant.goal ?? '')),
   ]);
-  return `1. Cycle overhead: ${result.cycles} refund cycles per variant, interleaved, after ${result.warmupCycles} warm-up\n${formatTable(
-    ['variant', 'median ms', 'p95 ms', 'median ×', 'p95 ×', 'paused B', 'goal (median)'],
-    rows,
-  )}
-the AI SDK's median over Interlude's on the memory bus: ${result.aiSdkOverMemory.toFixed(2)}×; LangGraph.js + PostgresSaver's over Interlude's on NATS + OTel: ${result.langGraphOverNats.toFixed(2)}× (above 1: Interlude is faster)
+  return formatTable(['variant', 'median ms', 'p95 ms', 'median ×', 'p95 ×', 'paused B', 'goal (median)'], rows);
+}
+
+function peerLine(group: CycleGroupResult): string {
+  return `the AI SDK's median over Interlude's on the memory bus: ${group.aiSdkOverMemory.toFixed(2)}×; LangGraph.js + PostgresSaver's over Interlude's on NATS + OTel: ${group.langGraphOverNats.toFixed(2)}× (above 1: Interlude is faster)`;
+}
+
+function cycleSection(result: CycleOverheadResult): string {
+  return `1. Cycle overhead: ${result.cycles} refund cycles per variant, interleaved, after ${result.warmupCycles} warm-up
+${cycleTable(result)}
+${peerLine(result)}
 Interlude's NATS variant sends nats-server ${result.natsMessagesPerCycle} messages per cycle (the NATS floor sends the same 12)
-the payload codec (natsBus({ codec }), AES-256-GCM) costs the NATS cycle ${result.codecOverNats.toFixed(2)}× (median with it over median without, same run)`;
+the payload codec (natsBus({ codec }), AES-256-GCM) costs the NATS cycle ${result.codecOverNats.toFixed(2)}× (median with it over median without, same run)
+
+Streamed (goal 5), interleaved in the same run, every ratio to the bare loop streamed
+${cycleTable(result.streamed)}
+${peerLine(result.streamed)}`;
 }
 
 function checkpointSection(result: CheckpointSizeResult): string {

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type AIMessage, HumanMessage, SystemMessage } from '@langchain/core/messages';
+import {
+  type AIMessage,
+  AIMessageChunk,
+  type BaseMessage,
+  HumanMessage,
+  SystemMessage,
+} from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { Command, END, interrupt, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
@@ -21,15 +27,22 @@ const SCHEMA = 'bench_langgraph';
  * `interrupt()`s on an `issue_refund` call before any tool runs (a tool node interrupted halfway
  * would run `lookup_order` again on resume); `ToolNode` runs the calls; the model answers. The
  * paused graph lives in PostgreSQL under its thread id, and the resume is `Command({ resume })`
- * on that thread. Its paused state is counted as the bytes of its rows after the pause.
+ * on that thread. Its paused state is counted as the bytes of its rows after the pause. With
+ * `streamed`, `ChatOpenAI` streams and both runs are `graph.stream()` in `messages` and
+ * `updates` modes, read to the end: the model's tokens as they come, the interrupt from the
+ * updates. It keeps its checkpoints in a schema of its own, so both variants run side by side.
  */
-export async function langGraphVariant(baseURL: string): Promise<CycleVariant> {
+export async function langGraphVariant(
+  baseURL: string,
+  { streamed = false }: { streamed?: boolean } = {},
+): Promise<CycleVariant> {
   const work = createRefundWork();
+  const schema = streamed ? `${SCHEMA}_streamed` : SCHEMA;
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   await admin.connect();
-  await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
-  await admin.query(`CREATE SCHEMA ${SCHEMA}`);
-  const checkpointer = PostgresSaver.fromConnString(POSTGRES_URL, { schema: SCHEMA });
+  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const checkpointer = PostgresSaver.fromConnString(POSTGRES_URL, { schema });
   await checkpointer.setup();
 
   const lookupOrder = tool(async (input) => work.lookupOrder(input), {
@@ -46,8 +59,12 @@ export async function langGraphVariant(baseURL: string): Promise<CycleVariant> {
     model: 'gpt-4.1-bench',
     apiKey: 'bench',
     maxRetries: 0,
+    streaming: streamed,
     configuration: { baseURL },
   }).bindTools([lookupOrder, issueRefund]);
+  // Replies the agent node gave a fresh id (below). Streamed, LangGraph sends such a reply again
+  // whole at the node's end, as a message the tokens did not announce: read once, it is skipped.
+  const renamed = new Set<string>();
   const lastCalls = (state: typeof MessagesAnnotation.State) => (state.messages.at(-1) as AIMessage).tool_calls ?? [];
   const graph = new StateGraph(MessagesAnnotation)
     .addNode('agent', async (state) => {
@@ -55,6 +72,7 @@ export async function langGraphVariant(baseURL: string): Promise<CycleVariant> {
       // The wire server gives every completion one id, which the messages reducer would take for
       // the same message and replace; the real API's ids differ per completion.
       reply.id = randomUUID();
+      if (streamed) renamed.add(reply.id);
       return { messages: [reply] };
     })
     .addNode('review', (state) => {
@@ -72,7 +90,35 @@ export async function langGraphVariant(baseURL: string): Promise<CycleVariant> {
     .addEdge('tools', 'agent')
     .compile({ checkpointer });
 
-  const name = 'LangGraph.js + PostgresSaver';
+  type GraphInput = Parameters<typeof graph.invoke>[0];
+  type GraphConfig = { configurable: { thread_id: string } };
+  /** One run of the graph: the question it paused on, or the text of its last model turn. */
+  const run = async (input: GraphInput, config: GraphConfig): Promise<{ prompt: string; text: string }> => {
+    if (!streamed) {
+      const state = await graph.invoke(input, config);
+      const interrupts = (state as { __interrupt__?: { value: unknown }[] }).__interrupt__;
+      return { prompt: String(interrupts?.[0]?.value ?? ''), text: String(state.messages.at(-1)?.content ?? '') };
+    }
+    let prompt = '';
+    let text = '';
+    const stream = await graph.stream(input, { ...config, streamMode: ['messages', 'updates'] });
+    for await (const [mode, chunk] of stream) {
+      if (mode === 'updates') {
+        const interrupts = (chunk as { __interrupt__?: { value: unknown }[] }).__interrupt__;
+        if (interrupts !== undefined) prompt = String(interrupts[0]?.value ?? '');
+        continue;
+      }
+      const [message, metadata] = chunk as [BaseMessage, { langgraph_node?: string }];
+      // The model's tokens as they come, without the whole reply sent again under its new id. The
+      // resume calls the model once, so its tokens add up to the final answer the cycle checks.
+      if (metadata.langgraph_node !== 'agent' || !AIMessageChunk.isInstance(message)) continue;
+      if (message.id !== undefined && renamed.delete(message.id)) continue;
+      text += typeof message.content === 'string' ? message.content : '';
+    }
+    return { prompt, text };
+  };
+
+  const name = streamed ? 'LangGraph.js + PostgresSaver, streamed' : 'LangGraph.js + PostgresSaver';
   let measured = false;
   const variant: CycleVariant = {
     name,
@@ -80,20 +126,18 @@ export async function langGraphVariant(baseURL: string): Promise<CycleVariant> {
     async cycle(ticketId) {
       const before = { ...work.runs };
       const config = { configurable: { thread_id: `ticket-${ticketId}-${process.pid}` } };
-      const paused = await graph.invoke({ messages: [new HumanMessage(ticketMessage(ticketId))] }, config);
-      const prompt = String((paused as { __interrupt__?: { value: unknown }[] }).__interrupt__?.[0]?.value ?? '');
+      const { prompt } = await run({ messages: [new HumanMessage(ticketMessage(ticketId))] }, config);
       if (!measured) {
         // Once, in a warm-up cycle: what the paused thread holds in the database.
         measured = true;
-        variant.pausedBytes = await rowBytes(admin, config.configurable.thread_id);
+        variant.pausedBytes = await rowBytes(admin, schema, config.configurable.thread_id);
       }
-      const done = await graph.invoke(new Command({ resume: true }), config);
-      const text = String(done.messages.at(-1)?.content ?? '');
+      const { text } = await run(new Command({ resume: true }), config);
       expectBareCycle(name, work, before, { prompt, text });
     },
     async close() {
       await checkpointer.end();
-      await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await admin.end();
     },
   };
@@ -101,11 +145,11 @@ export async function langGraphVariant(baseURL: string): Promise<CycleVariant> {
 }
 
 /** The bytes of a thread's rows in PostgresSaver's tables (checkpoints, their blobs and pending writes). */
-async function rowBytes(client: pg.Client, threadId: string): Promise<number> {
+async function rowBytes(client: pg.Client, schema: string, threadId: string): Promise<number> {
   let total = 0;
   for (const table of ['checkpoints', 'checkpoint_blobs', 'checkpoint_writes']) {
     const result = await client.query(
-      `SELECT coalesce(sum(pg_column_size(t.*)), 0)::int AS bytes FROM ${SCHEMA}.${table} t WHERE thread_id = $1`,
+      `SELECT coalesce(sum(pg_column_size(t.*)), 0)::int AS bytes FROM ${schema}.${table} t WHERE thread_id = $1`,
       [threadId],
     );
     total += Number(result.rows[0]?.bytes ?? 0);

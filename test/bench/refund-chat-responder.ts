@@ -1,4 +1,5 @@
 import type { RecordedRequest, WireReply } from '@interlude/providers/testing';
+import { type ChatCompletionBody, streamedCompletion } from './refund-chat-chunks.js';
 
 /** The ticket message the refund agents send; `lookups` extra model turns come before the refund. */
 export function ticketMessage(ticketId: number, lookups = 0): string {
@@ -15,14 +16,27 @@ interface ChatMessage {
   tool_call_id?: string;
 }
 
+interface ChatRequestBody {
+  messages?: ChatMessage[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+}
+
 /**
  * The model of the refund scenario in OpenAI Chat Completions wire format, answering from the
  * conversation it is sent rather than a queue, so any number of clients can run the scenario at
  * once: `lookups` single lookups (from the ticket message), then `lookup_order` and
- * `issue_refund` in one turn, then the final answer once the refund's result is in.
+ * `issue_refund` in one turn, then the final answer once the refund's result is in. A request
+ * with `stream: true` gets the same answer as server-sent chunks, as the real API streams it.
  */
 export function answerRefundChat(request: RecordedRequest): WireReply {
-  const messages = ((request.body as { messages?: ChatMessage[] } | undefined)?.messages ?? []) as ChatMessage[];
+  const body = (request.body ?? {}) as ChatRequestBody;
+  const completion = answerOf(body.messages ?? []);
+  if (body.stream !== true) return { json: completion };
+  return { sse: streamedCompletion(completion, body.stream_options?.include_usage === true), done: true };
+}
+
+function answerOf(messages: readonly ChatMessage[]): ChatCompletionBody {
   const toolResults = messages.filter((message) => message.role === 'tool').map((message) => message.tool_call_id);
   if (toolResults.includes('call_refund')) return completion({ content: FINAL_TEXT }, 'stop');
   const user = messages.find((message) => message.role === 'user');
@@ -47,15 +61,13 @@ function functionCall(id: string, name: string, input: unknown) {
   return { id, type: 'function', function: { name, arguments: JSON.stringify(input) } };
 }
 
-function completion(message: Record<string, unknown>, finishReason = 'tool_calls'): WireReply {
+function completion(message: ChatCompletionBody['choices'][number]['message'], finishReason = 'tool_calls') {
   return {
-    json: {
-      id: 'chatcmpl-bench',
-      object: 'chat.completion',
-      created: 1_764_450_000,
-      model: 'gpt-4.1-bench',
-      choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finishReason, logprobs: null }],
-      usage: { prompt_tokens: 180, completion_tokens: 40, total_tokens: 220 },
-    },
+    id: 'chatcmpl-bench',
+    object: 'chat.completion',
+    created: 1_764_450_000,
+    model: 'gpt-4.1-bench',
+    choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finishReason, logprobs: null }],
+    usage: { prompt_tokens: 180, completion_tokens: 40, total_tokens: 220 },
   };
 }
