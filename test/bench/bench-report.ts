@@ -47,7 +47,7 @@ function cycleSection(result: CycleOverheadResult): string {
   return `1. Cycle overhead: ${result.cycles} refund cycles per variant, interleaved, after ${result.warmupCycles} warm-up
 ${cycleTable(result)}
 ${peerLine(result)}
-Interlude's NATS variant sends nats-server ${result.natsMessagesPerCycle} messages per cycle (the NATS floor sends the same 12)
+Interlude's NATS variant sends nats-server ${result.natsMessagesPerCycle} messages per cycle (the NATS floor sends the 12 a durable pause and resume needs)
 the payload codec (natsBus({ codec }), AES-256-GCM) costs the NATS cycle ${result.codecOverNats.toFixed(2)}× (median with it over median without, same run)
 
 Streamed (goal 5), interleaved in the same run, every ratio to the bare loop streamed
