@@ -46,6 +46,11 @@ export interface CycleGroupResult {
   langGraphOverNats: number;
 }
 
+/** The median cycle time of `variant` among sampled entries (0 samples read as a median of 0). */
+export function medianCycleOf(entries: readonly (CycleEntry & { samples: number[] })[], variant: CycleVariant): number {
+  return summarize(entries.find((entry) => entry.variant === variant)?.samples ?? []).median;
+}
+
 /**
  * Reads one group of an interleaved run (the plain calls, or the streamed ones) against its own
  * bare loop, the first entry, and judges the goals of issue 21 (goal 5 for the streamed group):
@@ -54,8 +59,7 @@ export interface CycleGroupResult {
  */
 export function summarizeGroup(entries: (CycleEntry & { samples: number[] })[], goals: GoalVariants): CycleGroupResult {
   const baseline = summarize(entries[0]?.samples ?? []);
-  const medianOf = (variant: CycleVariant) =>
-    summarize(entries.find((entry) => entry.variant === variant)?.samples ?? []).median;
+  const medianOf = (variant: CycleVariant) => medianCycleOf(entries, variant);
   const ratioOf = (variant: CycleVariant) => medianOf(variant) / baseline.median;
   const judged = new Map<CycleVariant, { goal: string; met: boolean }>([
     [

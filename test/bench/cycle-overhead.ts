@@ -3,12 +3,18 @@ import { aesGcmCodec } from '@interlude/bus';
 import { aiSdkVariant } from './ai-sdk-variant.js';
 import type { BenchConfig } from './bench-config.js';
 import type { BenchNatsServer } from './bench-nats-server.js';
-import { type CycleEntry, type CycleGroupResult, type GoalVariants, summarizeGroup } from './cycle-group.js';
-import { bareSdkVariant, type CycleVariant, interludeMemoryVariant, interludeNatsVariant } from './cycle-variants.js';
+import {
+  type CycleEntry,
+  type CycleGroupResult,
+  type GoalVariants,
+  medianCycleOf,
+  summarizeGroup,
+} from './cycle-group.js';
+import { bareSdkVariant, interludeMemoryVariant, interludeNatsVariant } from './cycle-variants.js';
 import { sampleInterleaved } from './interleaved-cycles.js';
 import { langGraphVariant } from './langgraph-variant.js';
 import { natsFloorVariant } from './nats-floor-variant.js';
-import { round, summarize } from './statistics.js';
+import { round } from './statistics.js';
 import { xstateFloorVariant } from './xstate-floor-variant.js';
 
 /** The plain group's rows and peer ratios at the top (as before the streamed group), the streamed group under `streamed`. */
@@ -85,13 +91,11 @@ export async function runCycleOverhead(
     },
   );
   const withSamples = entries.map((entry, position) => ({ ...entry, samples: samples[position] ?? [] }));
-  const medianOf = (variant: CycleVariant) =>
-    summarize(withSamples.find((entry) => entry.variant === variant)?.samples ?? []).median;
   return {
     cycles: config.cycles,
     warmupCycles: config.warmupCycles,
     natsMessagesPerCycle: round(natsMessages / config.cycles, 1),
-    codecOverNats: round(medianOf(codecVariant) / medianOf(plainGoals.nats)),
+    codecOverNats: round(medianCycleOf(withSamples, codecVariant) / medianCycleOf(withSamples, plainGoals.nats)),
     ...summarizeGroup(withSamples.slice(0, plain.length), plainGoals),
     streamed: summarizeGroup(withSamples.slice(plain.length), streamedGoals),
   };

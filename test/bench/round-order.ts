@@ -1,3 +1,5 @@
+import { seededRandom } from '../support/reliability-wait.js';
+
 /**
  * The order the variants run in during round `round`: a shuffle of `0 … count − 1`, the same for
  * the same round in every run. A fixed order (A, B, C, A, B, C…) made each variant always follow
@@ -7,21 +9,10 @@
  */
 export function roundOrder(count: number, round: number): number[] {
   const order = Array.from({ length: count }, (_, position) => position);
-  const random = mulberry32(round + 1);
+  const random = seededRandom(round + 1);
   for (let last = count - 1; last > 0; last -= 1) {
     const pick = Math.floor(random() * (last + 1));
     [order[last], order[pick]] = [order[pick] as number, order[last] as number];
   }
   return order;
-}
-
-/** A small seeded generator (Mulberry32): enough to shuffle, and the same rounds every run. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isTransientNatsError } from '../../packages/bus/src/retry.js';
 
 /** Polls `done` every `everyMs` until it is true; throws with `what` and the last progress after `timeoutMs`. */
 export async function waitUntil(
@@ -29,13 +30,11 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** Errors that say a cluster is electing leaders, not that anything is wrong with what was read. */
-const ELECTION_ERRORS = new Set(['TimeoutError', 'NoRespondersError']);
-
 /**
- * Runs `read` again while the bus is briefly out of reach (`bus_unavailable`, a request that timed
- * out or found no responder): a cluster that just lost or regained a node elects leaders for a
- * while, longer on a loaded machine. Anything else, an assertion included, is thrown at once.
+ * Runs `read` again while the bus is briefly out of reach (`bus_unavailable`, or a NATS error the
+ * bus itself retries as transient: a request that timed out or found no responder): a cluster that
+ * just lost or regained a node elects leaders for a while, longer on a loaded machine. Anything
+ * else, an assertion included, is thrown at once.
  */
 export async function readThroughElections<T>(read: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -43,8 +42,7 @@ export async function readThroughElections<T>(read: () => Promise<T>, timeoutMs 
     try {
       return await read();
     } catch (error) {
-      const { code, name } = error as { code?: unknown; name?: unknown };
-      const electing = code === 'bus_unavailable' || ELECTION_ERRORS.has(String(name));
+      const electing = (error as { code?: unknown }).code === 'bus_unavailable' || isTransientNatsError(error);
       if (!electing || Date.now() > deadline) throw error;
       await sleep(500);
     }
