@@ -43,6 +43,8 @@ export interface RefundAgentOptions {
   holdRefund?: { file: string; until: 'killed' | 'continued' };
   /** Declares `issue_refund` idempotent: run again, not asked about, after an unknown outcome. */
   refundIdempotent?: boolean;
+  /** With `approveAfterMs`: the question expires unanswered instead (no `onExpiry` answer). */
+  expireUnanswered?: boolean;
 }
 
 /** Holds the first refund body that gets here, as `holdRefund` says; every later one goes on. */
@@ -132,7 +134,8 @@ export function defineRefundAgent(runtime: Runtime, options: RefundAgentOptions)
         const expiry = options.approveAfterMs === undefined ? {} : { expiresIn: options.approveAfterMs };
         return InputRequest.confirm(`Refund $${amount} on order ${order_id}?`, {
           ...expiry,
-          ...(options.approveAfterMs !== undefined && { onExpiry: { answer: true } }),
+          ...(options.approveAfterMs !== undefined &&
+            options.expireUnanswered !== true && { onExpiry: { answer: true } }),
         });
       }
       await holdFirstRefund(options.holdRefund, context.generationId);
