@@ -73,7 +73,7 @@ async function killWhileMeetingDeadline(options: { idempotent: boolean }) {
   const { generationId } = await agent.generation('handle', { ticketId: 42 }).generateLater({ queue });
   await first.waitForLine(new RegExp(`^job awaiting_input ${generationId}$`));
   // The deadline passes; the worker meets it, and is killed inside the approved refund.
-  await first.waitForLine(new RegExp(`^holding ${generationId}$`), 30_000);
+  await first.waitForLine(new RegExp(`^holding ${generationId}$`), 60_000);
   await first.stop('SIGKILL');
   const second = start();
   await second.waitForLine(/^ready$/);
@@ -103,7 +103,7 @@ describe('a worker killed while meeting a deadline (inside the tool the expiry a
     expect(last?.event).toBe('completed');
     expect((await readSideEffects(sideEffectsFile)).filter((effect) => effect.tool === 'issue_refund')).toEqual([]);
     expect(second.lines.filter((line) => line.startsWith('job refused'))).toEqual([]);
-  }, 90_000);
+  }, 180_000);
 
   it('an idempotent refund runs again on the takeover, announced as attempt 2, and the generation completes', async () => {
     const { runtime, generationId, second, sideEffectsFile } = await killWhileMeetingDeadline({ idempotent: true });
@@ -121,5 +121,5 @@ describe('a worker killed while meeting a deadline (inside the tool the expiry a
     expect((await runtime.bus.events(generationId)).at(-1)?.event).toBe('completed');
     const refunds = (await readSideEffects(sideEffectsFile)).filter((effect) => effect.tool === 'issue_refund');
     expect(new Set(refunds.map((effect) => effect.pid))).toEqual(new Set([second.process.pid]));
-  }, 90_000);
+  }, 180_000);
 });

