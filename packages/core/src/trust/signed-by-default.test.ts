@@ -121,7 +121,7 @@ describe('signed by default', () => {
     expect(desk.refunds).toEqual([]);
   });
 
-  it('refuses to start on a bus shared across processes without a key; reads INTERLUDE_CHECKPOINT_KEY; false says so on stderr once', () => {
+  it('refuses to start on a bus shared across processes without a key; reads INTERLUDE_CHECKPOINT_KEY; false says so on stderr once', async () => {
     const shared = () => ({ ...createMemoryBus(), shared: true });
     expect(() => createRuntime({ bus: shared() })).toThrow(
       expect.objectContaining({ name: 'TrustError', code: 'missing_checkpoint_key' }),
@@ -134,8 +134,12 @@ describe('signed by default', () => {
     delete process.env[CHECKPOINT_KEY_VARIABLE];
 
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    expect(createRuntime({ bus: shared(), checkpointKey: false }).keys).toBeUndefined();
-    createRuntime({ bus: shared(), checkpointKey: false });
+    // Once per process: a fresh copy of the modules stands for a new process (the fast tier runs
+    // many test files in one, and an earlier one may have turned signing off already).
+    vi.resetModules();
+    const { createRuntime: createInNewProcess } = await import('../runtime/create-runtime.js');
+    expect(createInNewProcess({ bus: shared(), checkpointKey: false }).keys).toBeUndefined();
+    createInNewProcess({ bus: shared(), checkpointKey: false });
     const said = warn.mock.calls.map((call) => String(call[0])).filter((line) => line.includes('signing is off'));
     expect(said).toHaveLength(1);
   });
