@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createMemoryBus } from '../bus/memory-bus.js';
@@ -113,12 +112,17 @@ describe('signed by default', () => {
   });
 
   it('a checkpoint past checkpointTtlMs is refused with expired', async () => {
-    const desk = refundDesk({ checkpointKey: KEY, checkpointTtlMs: 1 });
-    const paused = await desk.agent.handle({ account: 'alice' }).generateNow();
-    expect(Date.parse(paused.checkpoint?.expires_at ?? '')).toBeGreaterThan(0);
-    await sleep(20);
-    expect(await codeOf(desk.runtime.answer(paused.generationId, { call_refund: true }))).toBe('expired');
-    expect(desk.refunds).toEqual([]);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const desk = refundDesk({ checkpointKey: KEY, checkpointTtlMs: 1 });
+      const paused = await desk.agent.handle({ account: 'alice' }).generateNow();
+      expect(Date.parse(paused.checkpoint?.expires_at ?? '')).toBeGreaterThan(0);
+      vi.advanceTimersByTime(20);
+      expect(await codeOf(desk.runtime.answer(paused.generationId, { call_refund: true }))).toBe('expired');
+      expect(desk.refunds).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses to start on a bus shared across processes without a key; reads INTERLUDE_CHECKPOINT_KEY; false says so on stderr once', async () => {
