@@ -35,6 +35,8 @@ export interface RefundAgentOptions {
   name?: string;
   /** The refund question expires this long after it is asked, approved then (`onExpiry: { answer: true }`). */
   approveAfterMs?: number;
+  /** With `approveAfterMs`: the question expires unanswered instead (no `onExpiry` answer). */
+  expireUnanswered?: boolean;
 }
 
 function hasToolResultFor(request: RecordedModelRequest, toolCallId: string): boolean {
@@ -106,7 +108,8 @@ export function defineRefundAgent(runtime: Runtime, options: RefundAgentOptions)
         const expiry = options.approveAfterMs === undefined ? {} : { expiresIn: options.approveAfterMs };
         return InputRequest.confirm(`Refund $${amount} on order ${order_id}?`, {
           ...expiry,
-          ...(options.approveAfterMs !== undefined && { onExpiry: { answer: true } }),
+          ...(options.approveAfterMs !== undefined &&
+            options.expireUnanswered !== true && { onExpiry: { answer: true } }),
         });
       }
       record('issue_refund', context.generationId);

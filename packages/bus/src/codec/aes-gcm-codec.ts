@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import type { PayloadCodec } from './payload-codec.js';
 import { PayloadCodecError } from './payload-codec-error.js';
 import { environmentPayloadKeys, PAYLOAD_KEY_VARIABLE, type PayloadKey, parsePayloadKeys } from './payload-keys.js';
+import { padPlaintext, unpadPlaintext } from './payload-padding.js';
 
 /** The scheme name written in every payload this codec seals. */
 export const AES_GCM_SCHEME = 'aes-256-gcm';
@@ -28,7 +29,9 @@ const TAG_BYTES = 16;
  * under it, so however many processes seal with one key, IVs never come near repeating. The
  * sealed form names the key (`key_id`), carries `salt`, `iv` and `ciphertext` (the GCM tag is its
  * last 16 bytes), all base64, and is bound to where it is stored (GCM's additional data), so a
- * sealed value moved to another record does not open.
+ * sealed value moved to another record does not open. The plaintext is padded first
+ * (`payload-padding.ts`): every one under 256 bytes seals to the same length, longer ones to
+ * a few lengths, so a sealed approval and a sealed refusal look alike.
  *
  * @example
  * const bus = natsBus({ servers, codec: aesGcmCodec({ keys: [process.env.NEW_KEY!, process.env.OLD_KEY!] }) });
@@ -67,7 +70,7 @@ export function aesGcmCodecOf(keys: readonly PayloadKey[]): PayloadCodec {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', sealingKey, iv, { authTagLength: TAG_BYTES });
       cipher.setAAD(Buffer.from(context, 'utf8'));
-      const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+      const ciphertext = Buffer.concat([cipher.update(padPlaintext(plaintext)), cipher.final(), cipher.getAuthTag()]);
       return {
         sealed: AES_GCM_SCHEME,
         key_id: sealing.id,
@@ -91,6 +94,7 @@ export function aesGcmCodecOf(keys: readonly PayloadKey[]): PayloadCodec {
           `The payload of ${context} is sealed with payload key ${sealed.key_id}, which this bus does not hold (it holds ${[...byId.keys()].join(', ')}): add that key to ${PAYLOAD_KEY_VARIABLE} or aesGcmCodec's keys, after the one that seals`,
         );
       }
+      let padded: Buffer;
       try {
         const bytes = Buffer.from(sealed['ciphertext'] ?? '', 'base64');
         const iv = Buffer.from(sealed['iv'] ?? '', 'base64');
@@ -99,7 +103,7 @@ export function aesGcmCodecOf(keys: readonly PayloadKey[]): PayloadCodec {
         });
         decipher.setAAD(Buffer.from(context, 'utf8'));
         decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-        return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]);
+        padded = Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]);
       } catch (error) {
         throw new PayloadCodecError(
           'undecryptable_payload',
@@ -107,6 +111,14 @@ export function aesGcmCodecOf(keys: readonly PayloadKey[]): PayloadCodec {
           { cause: error },
         );
       }
+      const plaintext = unpadPlaintext(padded);
+      if (plaintext === undefined) {
+        throw new PayloadCodecError(
+          'undecryptable_payload',
+          `The payload of ${context} opened without its padding: sealed by a writer of another format`,
+        );
+      }
+      return plaintext;
     },
   };
 }

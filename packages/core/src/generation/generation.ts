@@ -86,7 +86,7 @@ export class Generation {
   async generateLater(
     options: { queue?: string; generationId?: string } = {},
   ): Promise<{ generationId: string; jobId: string }> {
-    runOutsideToolScope(() => this.prompt());
+    await runOutsideToolScope(() => this.prompt());
     const generationId = options.generationId ?? newGenerationId();
     const job = this.job('generate', generationId);
     await this.enqueue(options.queue, job);
@@ -117,7 +117,7 @@ export class Generation {
   }
 
   private async start(control: RunControl, stream?: StreamSink): Promise<GenerationResponse> {
-    const prompt = this.prompt();
+    const prompt = await this.prompt();
     const bus = this.agent.runtime.bus;
     // A fresh in-process run claims nothing (nobody else can know its id yet); its pause hands out slot 0.
     const lease =
@@ -143,7 +143,7 @@ export class Generation {
   }
 
   private async resume(input: ResumeInput, control: RunControl, stream?: StreamSink): Promise<GenerationResponse> {
-    const prompt = this.prompt();
+    const prompt = await this.prompt();
     // Serialized once, by the check: the run key hashes it (and a checkpoint without a slot is claimed by it).
     const {
       checkpoint,
@@ -204,7 +204,7 @@ export class Generation {
     return signJob(job, this.agent.runtime.keys);
   }
 
-  private prompt(): ResolvedPrompt {
+  private async prompt(): Promise<ResolvedPrompt> {
     const action = this.agent.actions[this.actionName];
     if (action === undefined) throw new TypeError(`Agent ${this.agent.name} has no action ${this.actionName}`);
     return resolvePrompt(this.actionName, action, this.params, this.agent.instructions);

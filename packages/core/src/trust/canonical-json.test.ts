@@ -38,12 +38,22 @@ describe('canonicalJson', () => {
     expect(canonicalJson(reordered)).toBe(canonicalJson(a));
   });
 
-  it('reads what JSON would store: Infinity as null, a lone surrogate as U+FFFD, undefined as null', () => {
+  it('writes what JSON would store: Infinity as null, undefined as null', () => {
     expect(canonicalJson({ n: Number.POSITIVE_INFINITY })).toBe(canonicalJson(JSON.parse('{"n":null}')));
-    const lone = JSON.parse('{"text":"a\\ud800b"}');
-    expect(canonicalJson(lone)).toBe('{"text":"a\uFFFDb"}');
-    expect(canonicalJson(JSON.parse(JSON.stringify(lone)))).toBe(canonicalJson(lone));
     expect(canonicalJson(undefined)).toBe('null');
+  });
+
+  it('writes each lone surrogate as its own escape, apart from U+FFFD and from every other, in values and keys', () => {
+    const lone = JSON.parse('{"text":"a\\ud800b"}');
+    expect(canonicalJson(lone)).toBe('{"text":"a\\ud800b"}');
+    expect(canonicalJson(JSON.parse(JSON.stringify(lone)))).toBe(canonicalJson(lone));
+    const texts = new Set<string>([canonicalJson({ text: 'a\uFFFDb' })]);
+    for (let code = 0xd800; code <= 0xdfff; code += 1) {
+      const character = String.fromCharCode(code);
+      texts.add(canonicalJson({ text: `a${character}b` }));
+      texts.add(canonicalJson({ [`k${character}`]: 1 }));
+    }
+    expect(texts.size).toBe(1 + 2 * 2_048);
   });
 
   it('writes JSON values exactly as the RFC 8785 reference package does', () => {

@@ -4,37 +4,40 @@
  * re-encodes it gives the same text, and the same signature. `undefined` (a value with no JSON
  * form, such as an action without params) is written `null`.
  *
- * RFC 8785 has no form for what JSON.stringify quietly rewrites (Infinity and NaN become `null`)
- * nor for a string holding a lone surrogate (half of a UTF-16 pair), which a tool result or a
- * model's text can hold. Such a value is canonicalized as any store would hand it back: its JSON
- * form, each lone surrogate read as U+FFFD. Nothing a person or a model could tell apart changes.
- * A value with no JSON form at all (a cycle, a BigInt) throws.
+ * Two things RFC 8785 has no form for are written faithfully, never folded into another value: a
+ * non-finite number is `null`, as JSON.stringify stores it; a string holding a lone surrogate
+ * (half of a UTF-16 pair: a tool that cut an emoji in two with `slice`) keeps it as the escape
+ * JSON.stringify writes (`"\ud800"`), which every JSON reader gives back as that surrogate. So a
+ * signed text still tells a lone surrogate from U+FFFD and from any other one: swapping them
+ * breaks the signature. (RFC 8785 refuses such strings; refusing would fail the pause of every
+ * generation whose tool returned one.) A store that rewrites them (a UTF-8 column turns each into
+ * U+FFFD) hands back another value, refused as any alteration is. A value with no JSON form at
+ * all (a cycle, a BigInt) throws.
  */
 export function canonicalJson(value: unknown): string {
   try {
     return canonical(value, []) ?? 'null';
   } catch (error) {
     if (!(error instanceof NotCanonical)) throw error;
-    const stored: unknown = JSON.parse(JSON.stringify(value) ?? 'null');
-    return canonical(wellFormed(stored), []) ?? 'null';
+    return canonical(JSON.parse(JSON.stringify(value) ?? 'null'), []) ?? 'null';
   }
 }
 
-/** A value RFC 8785 has no form for: the caller falls back to the value's stored JSON form. */
+/** A non-finite number: the caller falls back to the value's stored JSON form. */
 class NotCanonical extends Error {}
 
 /**
  * Written here rather than taken from a package: every pause signs its checkpoint and every resume
  * verifies it, and a general implementation scanning each string for lone surrogates in
  * JavaScript cost about five `JSON.stringify`s. Strings and numbers are JSON.stringify's own
- * (RFC 8785 adopts ECMAScript's serialization of both); keys sort by UTF-16 code units, as
+ * (RFC 8785 adopts ECMAScript's serialization of both, and ES2019's escapes lone surrogates);
+ * keys sort by UTF-16 code units, as
  * `Array.prototype.sort` does. `ancestors` catches a cycle. Returns undefined for what JSON
  * leaves out (undefined, a function, a symbol).
  */
 function canonical(value: unknown, ancestors: object[]): string | undefined {
   switch (typeof value) {
     case 'string':
-      if (!isWellFormed(value)) throw new NotCanonical();
       return JSON.stringify(value);
     case 'number':
       if (!Number.isFinite(value)) throw new NotCanonical();
@@ -73,7 +76,6 @@ function canonical(value: unknown, ancestors: object[]): string | undefined {
     for (const key of Object.keys(record).sort()) {
       const entry = canonical(record[key], ancestors);
       if (entry === undefined) continue;
-      if (!isWellFormed(key)) throw new NotCanonical();
       text += `${first ? '' : ','}${JSON.stringify(key)}:${entry}`;
       first = false;
     }
@@ -82,22 +84,3 @@ function canonical(value: unknown, ancestors: object[]): string | undefined {
   ancestors.pop();
   return text;
 }
-
-/** A copy of a JSON value whose strings (keys included) are well-formed UTF-16. */
-function wellFormed(value: unknown): unknown {
-  if (typeof value === 'string') return toWellFormed(value);
-  if (Array.isArray(value)) return value.map(wellFormed);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [toWellFormed(key), wellFormed(entry)]));
-  }
-  return value;
-}
-
-/** ES2024's string methods, native on Node 20 but outside the ES2023 library this repository types against. */
-interface WellFormedString {
-  isWellFormed(): boolean;
-  toWellFormed(): string;
-}
-
-const isWellFormed = (text: string) => (text as unknown as WellFormedString).isWellFormed();
-const toWellFormed = (text: string) => (text as unknown as WellFormedString).toWellFormed();
