@@ -136,6 +136,7 @@ async function runToStop(
     provider: adapter.provider,
     model: adapter.model,
     resumed: start.kind === 'resume',
+    secrets: scrubber,
     ...(start.kind === 'resume' &&
       start.checkpoint.traceparent !== undefined && { linkedTraceparent: start.checkpoint.traceparent }),
     ...(options.parentTraceparent !== undefined && { parentTraceparent: options.parentTraceparent }),
