@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AgentBase } from '../agent/agent-types.js';
 import { InputRequiredError } from '../errors/input-required-error.js';
+import { GenerationRunner } from '../generation/generation.js';
 import { type Tool, tool } from '../tool/tool.js';
 
 export interface DelegateOptions<Schema extends z.ZodType> {
@@ -42,7 +43,10 @@ export function delegate<Schema extends z.ZodType = typeof anyParams>(
     description: options.description,
     input: (options.input ?? anyParams) as Schema,
     async run(params, ctx) {
-      const response = await agent.generation(action, params).generateNow({ nested: true, signal: ctx.signal });
+      const response = await new GenerationRunner(agent, action, params).generateNow({
+        nested: true,
+        signal: ctx.signal,
+      });
       if (!response.awaitingInput) return response.text;
       const questions = response.inputRequests.map((request) => request.toJSON());
       if (onExceeded === 'raise') throw new InputRequiredError(name, questions);

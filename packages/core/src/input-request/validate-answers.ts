@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { quoteValue } from '../errors/quote-value.js';
 import { ResumeError } from '../errors/resume-error.js';
-import type { InputRequestJSON } from './input-request.js';
-import { isLabelledOption } from './input-request.js';
+import { type InputRequestJSON, isLabelledOption } from './input-request-json.js';
 
 /**
  * Checks a map of answers against the requests a checkpoint waits on, before anything runs:
