@@ -84,6 +84,35 @@ describe('a question that expires, on NATS', () => {
   }, 60_000);
 });
 
+describe('a question nobody answered, met by a worker', () => {
+  it('reaches the model as no answer in time, not a decline, and the events say so', async () => {
+    const name = uniqueId('unanswered');
+    const settings = { AGENT_NAME: name, APPROVE_AFTER_MS: '1500', EXPIRE_UNANSWERED: '1' };
+    const asker = child('expiring-question-process.ts', settings);
+    const [, generationId = ''] = (await asker.waitForLine(/^paused /)).split(' ');
+    expect(await asker.exited).toBe(0);
+    const worker = child('bus-worker-process.ts', { QUEUE: uniqueId('queue'), ...settings });
+    await worker.waitForLine(/^ready$/);
+    await worker.waitForLine(new RegExp(`^job completed ${generationId}$`));
+
+    const { runtime } = localRuntime(name);
+    const events = await runtime.bus.events(generationId);
+    expect(events.find((event) => event.event === 'input_expired')?.data).toMatchObject({
+      unanswered_tool_calls: ['call_refund'],
+      answered_tool_calls: [],
+    });
+    expect(events.find((event) => event.event === 'resumed')?.data).toMatchObject({
+      answered_tool_calls: [],
+      declined_tool_calls: [],
+    });
+    const refund = events.find(
+      (event) => event.event === 'tool_completed' && event.data.tool_call_id === 'call_refund',
+    );
+    expect(refund?.data).toMatchObject({ result: { error: 'no answer in time' }, is_error: true });
+    expect(await refunds()).toEqual([]);
+  }, 60_000);
+});
+
 describe('runtime.pending() on NATS', () => {
   it('is exact across a restart, a resume and a cancel', async () => {
     const name = uniqueId('waiting');

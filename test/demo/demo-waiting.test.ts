@@ -7,7 +7,7 @@ import { useDemoWithBrowser } from './support/demo-with-browser.js';
 const demo = useDemoWithBrowser({ DEMO_REFUND_EXPIRY_MS: '10000' });
 
 describe('waiting on the demo page: deadlines and cancelling, in headless Chromium', () => {
-  it('counts down a question with a deadline, then declines it when nobody answers', async (context) => {
+  it('counts down a question with a deadline, then expires it when nobody answers', async (context) => {
     const page = await demo.openDesk(context);
     const generationId = await runTicket(page, 102);
     const listed = page.locator(`#pending [data-generation="${generationId}"]`);
@@ -16,14 +16,14 @@ describe('waiting on the demo page: deadlines and cancelling, in headless Chromi
       .toMatch(/^expires in 0:\d\d$/);
     expect(await page.locator('.detail-head [data-countdown]').textContent()).toMatch(/^expires in 0:\d\d$/);
 
-    // Nobody answers: the deadline declines the refund, and the model reads the refusal.
+    // Nobody answers: the refund never runs, and the model reads that nobody answered, not a refusal.
     await expect.poll(() => page.locator('[data-status]').textContent(), EVENTUALLY).toBe('completed');
     await expect
       .poll(() => page.locator('[data-final-answer]').textContent(), EVENTUALLY)
-      .toContain('declined the $45 refund');
+      .toContain('Nobody answered about the $45 refund');
     expect(await page.locator('[data-event="input_expired"]').textContent()).toContain('nobody answered by');
     expect(await page.locator('[data-timeline]').textContent()).toContain(
-      'issue_refund → error {"error":"declined by user"}',
+      'issue_refund → error {"error":"no answer in time"}',
     );
     await expect.poll(() => listed.count(), EVENTUALLY).toBe(0);
   }, 60_000);

@@ -1,7 +1,8 @@
 /**
  * A process that asks and leaves: `node --import tsx test/support/expiring-question-process.ts`,
- * settings in env: NATS_URL, SIDE_EFFECTS_FILE, AGENT_NAME, APPROVE_AFTER_MS. It starts the refund
- * generation, whose question expires APPROVE_AFTER_MS after it is asked, prints
+ * settings in env: NATS_URL, SIDE_EFFECTS_FILE, AGENT_NAME, APPROVE_AFTER_MS, EXPIRE_UNANSWERED. It
+ * starts the refund generation, whose question expires APPROVE_AFTER_MS after it is asked (approved
+ * then, or unanswered when EXPIRE_UNANSWERED is 1), prints
  * `paused <generation_id> <input_expires_at>`, closes its bus and exits 0: whatever meets the
  * deadline, it is not this process.
  */
@@ -15,6 +16,7 @@ const agent = defineRefundAgent(runtime, {
   sideEffectsFile: requiredSetting('SIDE_EFFECTS_FILE'),
   name: requiredSetting('AGENT_NAME'),
   approveAfterMs: Number(requiredSetting('APPROVE_AFTER_MS')),
+  expireUnanswered: process.env['EXPIRE_UNANSWERED'] === '1',
 });
 const paused = await agent.generation('handle', { ticketId: 42 }).generateNow();
 console.log(`paused ${paused.generationId} ${paused.checkpoint?.input_expires_at ?? 'never'}`);

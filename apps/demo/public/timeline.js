@@ -45,7 +45,7 @@ function describe(event) {
       return data.error.message;
     case 'input_expired':
       return `nobody answered by ${clock(data.input_expires_at)}: ${[
-        data.declined_tool_calls.length > 0 ? `declined ${data.declined_tool_calls.join(', ')}` : '',
+        data.unanswered_tool_calls.length > 0 ? `unanswered ${data.unanswered_tool_calls.join(', ')}` : '',
         data.answered_tool_calls.length > 0 ? `answered ${data.answered_tool_calls.join(', ')} as set` : '',
       ]
         .filter(Boolean)

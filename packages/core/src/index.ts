@@ -123,11 +123,13 @@ export type {
   Telemetry,
   ToolCallTrace,
 } from './telemetry/telemetry.js';
+export type { ApprovalRule, RequiresApproval, ToolApprovalRule } from './tool/approval-rule.js';
 export {
   DECLINED_RESULT,
   type DispatchOptions,
   type DispatchResult,
   dispatchToolCalls,
+  EXPIRED_RESULT,
   type OutcomeUnknownMetadata,
   type ToolStart,
 } from './tool/dispatch-tool-calls.js';

@@ -29,12 +29,12 @@ const lookupOrder = tool({
   },
 });
 
-/** Orders whose refund question expires: nobody answering in time declines it. */
+/** Orders whose refund question expires: nobody answering in time means no refund. */
 const EXPIRING_ORDERS: ReadonlySet<number> = new Set([2077]);
 
 /**
  * Asks a person before any money moves: the generation pauses here until someone confirms. The
- * course refund's question waits `expiryMs` only, then is declined (the expiring story).
+ * course refund's question waits `expiryMs` only, then expires unanswered (the expiring story).
  */
 function issueRefund(expiryMs: number) {
   return tool({
@@ -55,8 +55,8 @@ function issueRefund(expiryMs: number) {
 /**
  * The refund story: the agent looks the order up and proposes a refund, which waits for a
  * person's yes or no. Approving runs the refund; declining gives the model
- * `{"error":"declined by user"}` and the refund never runs. The course refund (order 2077) declines
- * itself when nobody answers within `expiryMs`.
+ * `{"error":"declined by user"}` and the refund never runs. The course refund (order 2077) expires
+ * when nobody answers within `expiryMs`: the model reads `{"error":"no answer in time"}`.
  */
 export function createRefundAgent(options: {
   runtime: Runtime;

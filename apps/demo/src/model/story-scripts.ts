@@ -4,6 +4,7 @@ import { reply, type ScriptConversation } from './script-conversation.js';
 type Script = (conversation: ScriptConversation) => ReturnType<typeof reply>;
 
 const declined = (result: string | undefined) => result?.includes('declined by user') === true;
+const unanswered = (result: string | undefined) => result?.includes('no answer in time') === true;
 
 /** Lookup and refund in one turn (the refund asks); then a final answer that reads the outcome. */
 const refundScript: Script = (conversation) => {
@@ -18,6 +19,9 @@ const refundScript: Script = (conversation) => {
   }
   if (declined(refund)) {
     return reply(`A person declined the $${amount} refund on order ${orderId}, so nothing was refunded.`);
+  }
+  if (unanswered(refund)) {
+    return reply(`Nobody answered about the $${amount} refund on order ${orderId} in time, so nothing was refunded.`);
   }
   return reply(`Refunded $${amount} on order ${orderId}. ${ticket.customer} gets it in 3 to 5 business days.`);
 };

@@ -31,7 +31,7 @@ const sampleData: { [Name in EventName]: EventData[Name] } = {
   resumed: { answered_tool_calls: ['call_1'], declined_tool_calls: [] },
   input_expired: {
     input_expires_at: '2026-01-01T00:00:00.000Z',
-    declined_tool_calls: ['call_1'],
+    unanswered_tool_calls: ['call_1'],
     answered_tool_calls: [],
   },
   cancelled: { reason: 'no longer needed', claim_slot: 0 },

@@ -1,23 +1,36 @@
 import type { ToolChoice } from '../provider/provider-adapter.js';
+import { type ApprovalRule, parseRequiresApproval, type RequiresApproval } from '../tool/approval-rule.js';
 import type { Tool } from '../tool/tool.js';
 import { isToolset, type Toolset } from '../tool/toolset.js';
 
-/** What an action returns: the prompt of one generation. It runs again on resume. */
+/**
+ * What an action returns (or resolves to): the prompt of one generation. It runs again on every
+ * resume, so it must rebuild the same tools and have no side effects.
+ */
 export interface ActionPrompt {
   message: string;
   /** Tools, and toolsets (MCP servers) whose tools are listed when the generation runs. */
   // biome-ignore lint/suspicious/noExplicitAny: tools of any input type live in one list.
   tools?: readonly (Tool<any> | Toolset)[];
   instructions?: string;
-  /** Tool names whose every call waits for a person's approval before it runs. */
-  requiresApproval?: string | readonly string[];
+  /**
+   * Calls that wait for a person's approval before they run: a tool name (every call waits), a
+   * rule `{ tool, when?, prompt? }` on the call's input, or an array of them. A rule for a tool
+   * replaces the tool's own (`tool({ requiresApproval })`).
+   */
+  requiresApproval?: RequiresApproval;
   toolChoice?: ToolChoice;
   /** Model→tools round trips allowed over the whole generation, pauses included. Default 25. */
   maxToolTurns?: number;
 }
 
+/**
+ * Builds a generation's prompt from its params, or resolves to it (an action may `await` a
+ * lookup). It runs on the first run and again on every resume, in whichever process resumes:
+ * it must have no side effects.
+ */
 // biome-ignore lint/suspicious/noExplicitAny: an action's params are whatever its author types them as.
-export type ActionFunction = (params: any) => ActionPrompt;
+export type ActionFunction = (params: any) => ActionPrompt | Promise<ActionPrompt>;
 
 export const DEFAULT_MAX_TOOL_TURNS = 25;
 
@@ -29,23 +42,25 @@ export interface ResolvedPrompt {
   /** Opened when a run starts; their tools join `tools`. */
   toolsets: Toolset[];
   instructions: string | undefined;
-  gatedTools: Set<string>;
+  /** The action's approval rules by tool name (a plain name is a rule without `when` or `prompt`). */
+  approvalRules: Map<string, ApprovalRule>;
   toolChoice: ToolChoice | undefined;
   maxToolTurns: number;
 }
 
 /**
- * Runs an action and checks what it returned, before any request: a malformed
- * `requiresApproval` (anything but a name or an array of names) is a `TypeError`, as are duplicate
- * tool names and a forced tool choice naming a tool the action does not offer.
+ * Runs an action (awaiting it when it returns a promise) and checks what it returned, before any
+ * request: a malformed `requiresApproval` (anything but names and rules `{ tool, when?, prompt? }`)
+ * is a `TypeError`, as are duplicate tool names and a forced tool choice naming a tool the action
+ * does not offer.
  */
-export function resolvePrompt(
+export async function resolvePrompt(
   actionName: string,
   action: ActionFunction,
   params: unknown,
   agentInstructions: string | undefined,
-): ResolvedPrompt {
-  const prompt = action(params);
+): Promise<ResolvedPrompt> {
+  const prompt = await action(params);
   if (typeof prompt !== 'object' || prompt === null || typeof prompt.message !== 'string') {
     throw new TypeError(`Action ${actionName} must return { message, tools, … }`);
   }
@@ -73,20 +88,10 @@ export function resolvePrompt(
     tools,
     toolsets,
     instructions: joinInstructions(agentInstructions, prompt.instructions),
-    gatedTools: parseRequiresApproval(prompt.requiresApproval),
+    approvalRules: parseRequiresApproval(prompt.requiresApproval),
     toolChoice: choice,
     maxToolTurns,
   };
-}
-
-/** `requiresApproval` is a tool name or an array of names; anything else is refused up front. */
-export function parseRequiresApproval(value: unknown): Set<string> {
-  if (value === undefined) return new Set();
-  if (typeof value === 'string') return new Set([value]);
-  if (Array.isArray(value) && value.every((name) => typeof name === 'string')) return new Set(value);
-  throw new TypeError(
-    `requiresApproval must be a tool name or an array of tool names, got ${value === null ? 'null' : typeof value === 'object' ? 'an object' : JSON.stringify(value)}`,
-  );
 }
 
 function joinInstructions(agent: string | undefined, action: string | undefined): string | undefined {

@@ -75,8 +75,12 @@ export interface EventData {
     expires_at?: string;
   };
   resumed: {
-    /** Calls answered, by id; the values stay out (they may be secret). */
+    /**
+     * Calls answered, by id; the values stay out (they may be secret). On a resume its deadline
+     * made, the calls nobody answered are left out of both lists (`input_expired` names them).
+     */
     answered_tool_calls: string[];
+    /** Calls answered `false`: declined. */
     declined_tool_calls: string[];
     traceparent?: string;
   };
@@ -87,8 +91,11 @@ export interface EventData {
   input_expired: {
     /** The deadline that passed (the checkpoint's `input_expires_at`). */
     input_expires_at: string;
-    /** Calls declined by the expiry. */
-    declined_tool_calls: string[];
+    /**
+     * Calls nobody answered (their questions set no `on_expiry` answer): they do not run, and the
+     * model reads `{"error":"no answer in time"}`, not a person's decline.
+     */
+    unanswered_tool_calls: string[];
     /** Calls given their `on_expiry` answer (the values stay out, like every answer). */
     answered_tool_calls: string[];
   };

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { AgentBase } from '../agent/agent-types.js';
 import { InputRequiredError } from '../errors/input-required-error.js';
 import { GenerationRunner } from '../generation/generation.js';
+import type { InputExpiryOptions } from '../input-request/input-expiry.js';
+import type { ApprovalRule } from '../tool/approval-rule.js';
 import { type Tool, tool } from '../tool/tool.js';
 
 export interface DelegateOptions<Schema extends z.ZodType> {
@@ -16,6 +18,14 @@ export interface DelegateOptions<Schema extends z.ZodType> {
    * `'raise'` stops the calling generation with `InputRequiredError`.
    */
   onExceeded?: 'return' | 'raise';
+  /**
+   * The delegation's own approval gate, as `tool({ requiresApproval })` takes it: `true` (every
+   * delegation waits for a person) or a rule on the model's arguments, `{ when, prompt }`. An
+   * action's `requiresApproval` entry for this tool replaces it.
+   */
+  requiresApproval?: boolean | ApprovalRule<z.output<Schema>>;
+  /** When the gate's question stops waiting, and with what outcome (`tool({ approvalExpiry })`). */
+  approvalExpiry?: InputExpiryOptions;
 }
 
 const anyParams = z.record(z.string(), z.unknown());
@@ -42,6 +52,8 @@ export function delegate<Schema extends z.ZodType = typeof anyParams>(
     name,
     description: options.description,
     input: (options.input ?? anyParams) as Schema,
+    ...(options.requiresApproval !== undefined && { requiresApproval: options.requiresApproval }),
+    ...(options.approvalExpiry !== undefined && { approvalExpiry: options.approvalExpiry }),
     async run(params, ctx) {
       const response = await new GenerationRunner(agent, action, params).generateNow({
         nested: true,

@@ -4,6 +4,7 @@ import { InputRequest } from '../input-request/input-request.js';
 import type { ToolCall, ToolResultMessage } from '../provider/provider-adapter.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { scrubError } from '../secrets/scrubbed-error.js';
+import { evaluateGate } from '../tool/approval-rule.js';
 import { idempotencyKeyOf } from '../tool/idempotency-key.js';
 import { runInToolScope } from '../tool/tool-context.js';
 import { toResultMessages } from './turn-messages.js';
@@ -25,16 +26,19 @@ export async function executeOutsideLoop(
   },
 ): Promise<ToolResultMessage> {
   const { prompt, scrubber } = context;
-  if (prompt.gatedTools.has(call.name)) {
-    throw new UnsupportedProviderError(
-      `${call.name} needs approval, which a provider running its own tool loop cannot wait for: use dispatchToolCalls()`,
-    );
-  }
   const tool = prompt.tools.get(call.name);
   const completed = (result: unknown, isError: boolean) =>
     toResultMessages([call], {
       [call.id]: { tool_name: call.name, result, is_error: isError },
     })[0] as ToolResultMessage;
+  // The gate before the tool runs: a call its rule lets through runs here as anywhere.
+  const gate = await evaluateGate(call, tool, prompt.approvalRules);
+  if (gate.kind === 'ask') {
+    throw new UnsupportedProviderError(
+      `${call.name} needs approval, which a provider running its own tool loop cannot wait for: use dispatchToolCalls()`,
+    );
+  }
+  if (gate.kind === 'fail') return completed({ error: scrubber.text(gate.message) }, true);
   if (tool === undefined) return completed({ error: `Unknown tool: ${call.name}` }, true);
   const parsed = tool.parse(call.arguments);
   if (!parsed.success) return completed({ error: scrubber.text(parsed.error) }, true);

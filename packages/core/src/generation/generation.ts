@@ -10,6 +10,7 @@ import { DEFAULT_QUEUE } from '../runtime/runtime.js';
 import { refuseSecretOptionsInJob, restoreSecretOptions } from '../secrets/secret-options.js';
 import { runOutsideToolScope } from '../tool/tool-context.js';
 import { signJob } from '../trust/sign-job.js';
+import { expiryJobId } from '../waiting/expiry-job-id.js';
 import { checkResumeFor } from './check-resume.js';
 import type { GenerationResponse } from './generation-response.js';
 import { createGenerationStream, type GenerationStream, type StreamSink } from './generation-stream.js';
@@ -81,7 +82,7 @@ export class GenerationRunner implements Generation {
   async generateLater(
     options: { queue?: string; generationId?: string } = {},
   ): Promise<{ generationId: string; jobId: string }> {
-    runOutsideToolScope(() => this.prompt());
+    await runOutsideToolScope(() => this.prompt());
     const generationId = options.generationId ?? newGenerationId();
     const job = this.job('generate', generationId);
     await this.enqueue(options.queue, job);
@@ -112,7 +113,7 @@ export class GenerationRunner implements Generation {
   }
 
   private async start(control: InternalRunControl, stream?: StreamSink): Promise<GenerationResponse> {
-    const prompt = this.prompt();
+    const prompt = await this.prompt();
     const bus = this.agent.runtime.bus;
     // A fresh in-process run claims nothing (nobody else can know its id yet); its pause hands out slot 0.
     const lease =
@@ -142,7 +143,7 @@ export class GenerationRunner implements Generation {
     control: InternalRunControl,
     stream?: StreamSink,
   ): Promise<GenerationResponse> {
-    const prompt = this.prompt();
+    const prompt = await this.prompt();
     // Serialized once, by the check: the run key hashes it (and a checkpoint without a slot is claimed by it).
     const {
       checkpoint,
@@ -192,10 +193,10 @@ export class GenerationRunner implements Generation {
    */
   async expiryJob(checkpoint: unknown): Promise<Job> {
     const checked = await this.check({ checkpoint, answers: {} }, true);
-    const { generation_id: generationId, claim_slot: slot } = checked.checkpoint;
+    const { generation_id: generationId, claim_slot: slot = 0 } = checked.checkpoint;
     const job: Job = {
       ...this.job('resume', generationId),
-      id: `expiry_${generationId}_${String(slot)}`,
+      id: expiryJobId(generationId, slot),
       checkpoint: checked.checkpoint,
       answers: {},
       expiry: true,
@@ -203,7 +204,7 @@ export class GenerationRunner implements Generation {
     return signJob(job, this.agent.runtime.keys);
   }
 
-  private prompt(): ResolvedPrompt {
+  private async prompt(): Promise<ResolvedPrompt> {
     const action = this.agent.actions[this.actionName];
     if (action === undefined) throw new TypeError(`Agent ${this.agent.name} has no action ${this.actionName}`);
     return resolvePrompt(this.actionName, action, this.params, this.agent.instructions);

@@ -30,8 +30,10 @@ export function refuseExpired(checkpoint: Checkpoint): ResumeError {
 }
 
 /**
- * The answers an expired pause resumes with: each question's `on_expiry` answer, or `false`
- * (declined) for one without, including questions that set no deadline of their own.
+ * The answers an expired pause resumes with: each question's `on_expiry` answer, or `false` for
+ * one without (including questions that set no deadline of their own). Such a `false` is not a
+ * person's decline: the call does not run and the model reads `{"error":"no answer in time"}`
+ * (`unansweredAtDeadline` names those calls).
  */
 export function expiryAnswers(checkpoint: Checkpoint): Record<string, unknown> {
   const answers: Record<string, unknown> = {};
@@ -39,4 +41,11 @@ export function expiryAnswers(checkpoint: Checkpoint): Record<string, unknown> {
     answers[request.tool_call_id as string] = request.on_expiry === undefined ? false : request.on_expiry.answer;
   }
   return answers;
+}
+
+/** The calls of an expired pause that got no answer: their questions set no `on_expiry` answer. */
+export function unansweredAtDeadline(requests: readonly InputRequestJSON[]): Set<string> {
+  return new Set(
+    requests.filter((request) => request.on_expiry === undefined).map((request) => request.tool_call_id as string),
+  );
 }

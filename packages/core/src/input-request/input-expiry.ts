@@ -3,7 +3,8 @@ import type { JsonValue } from './input-request-json.js';
 /**
  * When a question stops waiting and what it is answered with then. `expiresIn` (milliseconds
  * from the moment it is asked) or `expiresAt` (a `Date` or an ISO time), not both; `onExpiry` is
- * `'decline'` (the default: the call is declined as if the person said `false`) or
+ * `'decline'` (the default: the call does not run, and the model reads `{"error":"no answer in
+ * time"}`, not the `{"error":"declined by user"}` of a person's `false`) or
  * `{ answer }`, the answer it gets instead.
  */
 export interface InputExpiryOptions {

@@ -42,7 +42,7 @@ export class InputRequest {
   readonly metadata: Record<string, JsonValue> | undefined;
   /** When the question stops waiting for a person, if it does. */
   readonly expiresAt: Date | undefined;
-  /** What it is answered with then: `'decline'`, or a given answer. */
+  /** What it is answered with then: `'decline'` (its call does not run; the model reads that nobody answered in time), or a given answer. */
   readonly onExpiry: 'decline' | { answer: JsonValue };
   readonly toolCallId: string | undefined;
   // As given: `toJSON()` hands back exactly what `fromJSON()` read.

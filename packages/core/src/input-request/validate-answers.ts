@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { quoteValue } from '../errors/quote-value.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { type InputRequestJSON, isLabelledOption } from './input-request-json.js';
+import { describeSecretMismatch } from './secret-schema-mismatch.js';
 
 /**
  * Checks a map of answers against the requests a checkpoint waits on, before anything runs:
@@ -69,10 +70,14 @@ function checkAnswer(request: InputRequestJSON, answer: unknown): void {
   if (request.schema !== undefined) {
     const result = schemaFor(request).safeParse(answer);
     if (!result.success) {
-      // The answer itself stays out of the message: it may be a secret.
+      // A secret answer stays out of the message, its keys and the paths through them too.
+      const problem =
+        request.kind === 'secret'
+          ? describeSecretMismatch(result.error, answer, request.schema)
+          : z.prettifyError(result.error);
       throw new ResumeError(
         'schema_mismatch',
-        `The answer for ${describe(request)} does not fit its schema: ${z.prettifyError(result.error)}`,
+        `The answer for ${describe(request)} does not fit its schema: ${problem}`,
         {
           toolCallId: callId,
         },

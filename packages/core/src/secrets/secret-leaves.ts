@@ -6,8 +6,7 @@
  * every result that names the field.
  */
 export function secretLeaves(answer: unknown, schema?: Record<string, unknown>): string[] {
-  const declared = new Set<string>();
-  collectPropertyNames(schema, declared, 0);
+  const declared = declaredPropertyNames(schema);
   const leaves: string[] = [];
   const visit = (value: unknown, depth: number): void => {
     if (typeof value === 'string') leaves.push(value);
@@ -27,6 +26,13 @@ export function secretLeaves(answer: unknown, schema?: Record<string, unknown>):
 
 /** Answers are JSON a person sent; this only bounds a pathological one. */
 const MAX_DEPTH = 64;
+
+/** The property names a JSON Schema declares under `properties`, at any depth: the tool's words, not the answer's. */
+export function declaredPropertyNames(schema: unknown): Set<string> {
+  const names = new Set<string>();
+  collectPropertyNames(schema, names, 0);
+  return names;
+}
 
 function collectPropertyNames(schema: unknown, names: Set<string>, depth: number): void {
   if (typeof schema !== 'object' || schema === null || depth > MAX_DEPTH) return;

@@ -6,29 +6,37 @@ import type { ToolCall } from '../provider/provider-adapter.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { scrubError } from '../secrets/scrubbed-error.js';
 import type { GenerationTrace } from '../telemetry/telemetry.js';
+import { type ApprovalRule, evaluateGate } from './approval-rule.js';
 import { idempotencyKeyOf } from './idempotency-key.js';
 import type { Tool } from './tool.js';
 import { runInToolScope } from './tool-context.js';
 
 export const DECLINED_RESULT = { error: 'declined by user' } as const;
+/** What the model reads for a call whose question nobody answered before its deadline. */
+export const EXPIRED_RESULT = { error: 'no answer in time' } as const;
 
 /** Everything one turn's dispatch needs to know; the same shape serves a fresh turn and a resume. */
 export interface DispatchOptions {
   calls: readonly ToolCall[];
   tools: ReadonlyMap<string, Tool>;
-  /** Tool names the action gates behind approval. */
-  gatedTools: ReadonlySet<string>;
+  /** The action's approval rules by tool name; a tool's own rule applies where it has none. */
+  approvalRules: ReadonlyMap<string, ApprovalRule>;
   /** Results already in hand (from before a pause, or recovered from the event log): not run again. */
   completed: Readonly<Record<string, CompletedResult>>;
   /** Results found in the event log of an interrupted run of this same resume: reused, not run again. */
   recovered?: Readonly<Record<string, CompletedResult>>;
   /** Answers to this turn's waiting calls, already validated. */
   answers: ReadonlyMap<string, unknown>;
+  /**
+   * Calls whose question nobody answered before its deadline (and that set no `onExpiry` answer):
+   * their `false` is the deadline's, not a person's, so the model reads `EXPIRED_RESULT`.
+   */
+  expiredCalls?: ReadonlySet<string>;
   /** Calls that were waiting on an approval gate (from the checkpoint). */
   approvalCalls: ReadonlySet<string>;
   /** Paused calls that go to an MCP server (from the checkpoint). */
   mcpCalls?: ReadonlySet<string>;
-  /** Calls approved earlier: they are not gated again. */
+  /** Calls past their gate (approved by a person, or let through by its rule): not gated again. */
   approvedCalls: ReadonlySet<string>;
   /**
    * Calls whose waiting request was a secret, with that request: their answers join the scrubber
@@ -97,6 +105,9 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
     mcpToolCalls: [],
   };
   const approved = new Set(options.approvedCalls);
+  // Calls a rule let through: recorded with the approved ones when they end the turn waiting on
+  // their own question, so a resume keeps the decision instead of asking the rule again.
+  const passed: string[] = [];
   const reruns = outcomeUnknownWaits(options.waiting ?? []);
   for (const call of options.calls) {
     if (completed[call.id] !== undefined) continue;
@@ -109,7 +120,8 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
     const wasAwaitingApproval = options.approvalCalls.has(call.id);
     const tool = options.tools.get(call.name);
     if (answer === false) {
-      await finish(call, { tool_name: call.name, result: DECLINED_RESULT, is_error: true });
+      const refusal = options.expiredCalls?.has(call.id) === true ? EXPIRED_RESULT : DECLINED_RESULT;
+      await finish(call, { tool_name: call.name, result: refusal, is_error: true });
       continue;
     }
     // A person said to run again a call whose outcome was unknown: as it first ran, answer included.
@@ -118,10 +130,18 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
     let secret = false;
     if (rerun === undefined) {
       if (wasAwaitingApproval && answer === true) approved.add(call.id);
-      const gated = (options.gatedTools.has(call.name) || tool?.requiresApproval === true) && !approved.has(call.id);
-      if (gated) {
-        ask(call, tool, approvalRequest(call, tool), true);
-        continue;
+      // A call an earlier holder started went through its gate then: it is not gated again.
+      if (!approved.has(call.id) && options.started?.has(call.id) !== true) {
+        const gate = await evaluateGate(call, tool, options.approvalRules);
+        if (gate.kind === 'ask') {
+          ask(call, tool, gate.request, true);
+          continue;
+        }
+        if (gate.kind === 'fail') {
+          await finish(call, errorResult(call, options.scrubber.text(gate.message)));
+          continue;
+        }
+        if (gate.kind === 'pass') passed.push(call.id);
       }
       runAnswer = wasAwaitingApproval ? undefined : answer;
       const secretRequest = options.secretCalls.get(call.id);
@@ -151,6 +171,7 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
       attemptsBefore === 0 ? { attempt: 1 } : { attempt: attemptsBefore + 1, reason: 'outcome_unknown' },
     );
   }
+  for (const callId of passed) if (completed[callId] === undefined) approved.add(callId);
   result.approvedToolCalls = [...approved];
   return result;
 
@@ -178,10 +199,6 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
     completed[call.id] = completedResult;
     await options.onCompleted?.(call.id, completedResult);
   }
-}
-
-function approvalRequest(call: ToolCall, tool: Tool | undefined): InputRequest {
-  return InputRequest.confirm(`Allow ${call.name} to run?`, { ...tool?.approvalExpiry, metadata: { approval: true } });
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type InputExpiryOptions, inputExpiryJSON } from '../input-request/input-expiry.js';
 import type { InputRequest } from '../input-request/input-request.js';
 import type { JsonSchema, ToolSpec } from '../provider/provider-adapter.js';
+import { type ApprovalRule, checkRule } from './approval-rule.js';
 
 /** What a tool body can read about the call it serves. */
 export interface ToolContext {
@@ -32,8 +33,11 @@ export interface Tool<Input = unknown> {
   run(input: Input, context: ToolContext): Promise<ToolReturn | InputRequest> | ToolReturn | InputRequest;
   /** Set by MCP tools: the call goes to an MCP server (recorded in `mcp_tool_calls`). */
   readonly mcpServer?: string;
-  /** Gated by its source (an MCP server's `requireApproval`), whatever the action lists. */
-  readonly requiresApproval?: boolean;
+  /**
+   * The tool's own approval gate: `true` (every call waits) or a rule. An action's rule for the
+   * tool (`requiresApproval`) replaces it. MCP tools carry their server's `requireApproval`.
+   */
+  readonly requiresApproval?: boolean | ApprovalRule<Input>;
   /** Safe to run again when a run stopped mid-call and its outcome is unknown (see `tool()`). */
   readonly idempotent?: boolean;
   /** When a call's approval question (`requiresApproval`) expires, and with what outcome. */
@@ -52,6 +56,12 @@ export interface ToolDefinition<Schema extends z.ZodType> {
    * ("… stopped mid-call; run it again?"). Default false.
    */
   idempotent?: boolean;
+  /**
+   * The tool's own approval gate, used when the action gives none for it: `true` (every call
+   * waits for a person) or a rule: `{ when: (input) => input.amount > 100, prompt: (input) =>
+   * 'Refund $' + input.amount + '?' }`. An action's `requiresApproval` entry for the tool replaces it.
+   */
+  requiresApproval?: boolean | ApprovalRule<z.output<Schema>>;
   /**
    * When the approval question of a gated call (`requiresApproval`) stops waiting, and what it
    * is answered with then (declined by default): `{ expiresIn: 3_600_000 }`.
@@ -84,6 +94,13 @@ export function tool<Schema extends z.ZodType>(definition: ToolDefinition<Schema
   }
   // A bad expiry fails here, where the tool is defined, not when a call is first gated.
   if (definition.approvalExpiry !== undefined) inputExpiryJSON(definition.approvalExpiry, 'confirm');
+  const ownGate = definition.requiresApproval;
+  if (ownGate !== undefined && typeof ownGate !== 'boolean') {
+    if (typeof ownGate !== 'object' || ownGate === null) {
+      throw new TypeError(`requiresApproval of tool ${definition.name} must be true, false or { when?, prompt? }`);
+    }
+    checkRule(ownGate, `requiresApproval of tool ${definition.name}`);
+  }
   const inputSchema = jsonSchemaOf(definition.input);
   return {
     name: definition.name,
@@ -96,6 +113,7 @@ export function tool<Schema extends z.ZodType>(definition: ToolDefinition<Schema
     },
     run: definition.run,
     ...(definition.idempotent === true && { idempotent: true }),
+    ...(ownGate !== undefined && ownGate !== false && { requiresApproval: ownGate }),
     ...(definition.approvalExpiry !== undefined && { approvalExpiry: definition.approvalExpiry }),
   };
 }

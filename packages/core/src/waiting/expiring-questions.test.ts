@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ResumeError } from '../errors/resume-error.js';
 import { InputRequest } from '../input-request/input-request.js';
@@ -41,7 +41,7 @@ describe('questions that expire, on the memory bus', () => {
     await runtime.close();
   });
 
-  it('declines the question when nobody answers in time, announcing input_expired before resumed', async () => {
+  it('tells the model nobody answered in time, announcing input_expired before resumed', async () => {
     const { agent, provider, runtime, ran } = expiringRefund({ expiresIn: 50 });
     const paused = await agent.handle({}).generateNow();
     await expect.poll(() => eventNames(runtime, paused.generationId)).toContain('completed');
@@ -59,11 +59,73 @@ describe('questions that expire, on the memory bus', () => {
     const expired = (await runtime.bus.events(paused.generationId)).find((event) => event.event === 'input_expired');
     expect(expired?.data).toEqual({
       input_expires_at: paused.checkpoint?.input_expires_at,
-      declined_tool_calls: ['call_refund'],
+      unanswered_tool_calls: ['call_refund'],
       answered_tool_calls: [],
     });
+    const events = await runtime.bus.events(paused.generationId);
+    expect(events.find((event) => event.event === 'resumed')?.data).toMatchObject({
+      answered_tool_calls: [],
+      declined_tool_calls: [],
+    });
+    expect(ran).toEqual([]);
+    const lastMessage = JSON.stringify(provider.requests[1]?.messages.at(-1));
+    expect(lastMessage).toContain('no answer in time');
+    expect(lastMessage).not.toContain('declined by user');
+    await runtime.close();
+  });
+
+  it("keeps a person's decline distinct: the model reads declined by user, and resumed lists it", async () => {
+    const { agent, provider, runtime, ran } = expiringRefund({ expiresIn: 60_000 });
+    const paused = await agent.handle({}).generateNow();
+    await runtime.answer(paused.generationId, { call_refund: false });
+    const names = await eventNames(runtime, paused.generationId);
+    expect(names).not.toContain('input_expired');
+    const resumed = (await runtime.bus.events(paused.generationId)).find((event) => event.event === 'resumed');
+    expect(resumed?.data).toMatchObject({ declined_tool_calls: ['call_refund'] });
     expect(ran).toEqual([]);
     expect(JSON.stringify(provider.requests[1]?.messages.at(-1))).toContain('declined by user');
+    await runtime.close();
+  });
+
+  it('records the expiry in the checkpoint when the turn pauses again: its result says no answer in time', async () => {
+    const refund = tool({
+      name: 'issue_refund',
+      description: 'Refund an order',
+      input: z.object({ amount: z.number() }),
+      run: ({ amount }, ctx) =>
+        ctx.answer === undefined ? InputRequest.confirm(`Refund $${amount}?`, { expiresIn: 50 }) : { refunded: amount },
+    });
+    // Given its onExpiry answer, the note asks a second question: the same turn pauses again.
+    const note = tool({
+      name: 'add_note',
+      description: 'Note on the ticket',
+      input: z.object({}),
+      run: (_input, ctx) =>
+        ctx.answer === 'draft'
+          ? InputRequest.text('Final wording?')
+          : InputRequest.text('What note?', { expiresIn: 50, onExpiry: { answer: 'draft' } }),
+    });
+    const { agent, runtime } = scriptedAgent(
+      () => ({ message: 'Refund order 7', tools: [refund, note] }),
+      [
+        {
+          toolCalls: [
+            { id: 'call_refund', name: 'issue_refund', arguments: { amount: 30 } },
+            { id: 'call_note', name: 'add_note', arguments: {} },
+          ],
+        },
+      ],
+    );
+    const paused = await agent.handle({}).generateNow();
+    await expect
+      .poll(async () => (await eventNames(runtime, paused.generationId)).filter((name) => name === 'input_requested'))
+      .toHaveLength(2);
+    const stored = await runtime.bus.checkpoints.load(paused.generationId);
+    expect(stored?.checkpoint.completed_results).toEqual({
+      call_refund: { tool_name: 'issue_refund', result: { error: 'no answer in time' }, is_error: true },
+    });
+    const expired = (await runtime.bus.events(paused.generationId)).find((event) => event.event === 'input_expired');
+    expect(expired?.data).toMatchObject({ unanswered_tool_calls: ['call_refund'], answered_tool_calls: ['call_note'] });
     await runtime.close();
   });
 
@@ -91,15 +153,21 @@ describe('questions that expire, on the memory bus', () => {
   });
 
   it('lets an answer given in time win: the deadline then resumes nothing', async () => {
-    const { agent, runtime, ran } = expiringRefund({ expiresIn: 300 });
-    const paused = await agent.handle({}).generateNow();
-    const done = await runtime.answer(paused.generationId, { call_refund: true });
-    expect(done.status).toBe('completed');
-    // Past the deadline the timer has fired and found the pause answered.
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(await eventNames(runtime, paused.generationId)).not.toContain('input_expired');
-    expect(ran).toEqual([true]);
-    await runtime.close();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const { agent, runtime, ran } = expiringRefund({ expiresIn: 300 });
+      const paused = await agent.handle({}).generateNow();
+      const done = await runtime.answer(paused.generationId, { call_refund: true });
+      expect(done.status).toBe('completed');
+      // Past the deadline the timer has fired and found the pause answered.
+      expect(vi.getTimerCount()).toBeGreaterThan(0);
+      await vi.advanceTimersByTimeAsync(400);
+      expect(await eventNames(runtime, paused.generationId)).not.toContain('input_expired');
+      expect(ran).toEqual([true]);
+      await runtime.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('gates a tool whose approval expires with approvalExpiry', async () => {

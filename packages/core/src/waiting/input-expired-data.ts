@@ -1,15 +1,16 @@
 import type { EventData } from '../bus/events.js';
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
+import { unansweredAtDeadline } from '../input-request/input-deadline.js';
 
-/** What `input_expired` says: the deadline, and which calls the expiry declined or answered. */
+/** What `input_expired` says: the deadline, the calls nobody answered, and those given their `on_expiry` answer. */
 export function inputExpiredData(
   checkpoint: Checkpoint,
   answers: ReadonlyMap<string, unknown>,
 ): EventData['input_expired'] {
-  const declined = [...answers].filter(([, answer]) => answer === false).map(([callId]) => callId);
+  const unanswered = unansweredAtDeadline(checkpoint.input_requests);
   return {
     input_expires_at: checkpoint.input_expires_at as string,
-    declined_tool_calls: declined,
-    answered_tool_calls: [...answers.keys()].filter((callId) => !declined.includes(callId)),
+    unanswered_tool_calls: [...answers.keys()].filter((callId) => unanswered.has(callId)),
+    answered_tool_calls: [...answers.keys()].filter((callId) => !unanswered.has(callId)),
   };
 }

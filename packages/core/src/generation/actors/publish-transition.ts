@@ -1,6 +1,7 @@
 import type { EventName } from '../../bus/events.js';
 import { checkpointFromContext } from '../../checkpoint/checkpoint-from-context.js';
 import { endFailedRun, pauseSlot, writeStep } from '../../claims/run-lease.js';
+import { unansweredAtDeadline } from '../../input-request/input-deadline.js';
 import { isPermanentFailure } from '../../runtime/permanent-failure.js';
 import { forgetWaiting, recordWaiting } from '../../waiting/record-waiting.js';
 import { eventData } from '../event-data.js';
@@ -50,16 +51,43 @@ export function publishTransition(
       // Only a resumed run can have a pause listed. Its entry is dropped without holding the run
       // up: `runtime.pending()` checks every entry against the claim log, so one left behind (a
       // crash, a closed bus) is never listed, only kept.
-      if (options.start.kind === 'resume') void forgetWaiting(runtime.bus, scope.generationId).catch(() => undefined);
-      if (lease.mode === 'job') before = () => writeStep(lease, 'finished');
-      // Done: a later failure (of a callback, of the context store) must not give the claim back.
-      else lease.ended = true;
+      // A job drops it only once its `finished` step shows it still held the run: a holder whose
+      // lease lapsed would drop the entry of the question its successor asked.
+      const forget = () => {
+        if (options.start.kind === 'resume') void forgetWaiting(runtime.bus, scope.generationId).catch(() => undefined);
+      };
+      if (lease.mode === 'job') {
+        before = async () => {
+          await writeStep(lease, 'finished');
+          forget();
+        };
+      } else {
+        forget();
+        // Done: a later failure (of a callback, of the context store) must not give the claim back.
+        lease.ended = true;
+      }
       break;
     }
     case 'failed':
       before = () => endFailedRun(lease, { error: scope.failure, permanent: isPermanentFailure(scope.failure) });
       break;
   }
-  const data = eventData(name, context, { traceparent, expiresAt, claimSlot, ...(answers && { answers }) });
+  const heard = name === 'resumed' ? answersHeard(scope, context, answers) : answers;
+  const data = eventData(name, context, { traceparent, expiresAt, claimSlot, ...(heard && { answers: heard }) });
   scope.publisher.emit(name, data, before);
+}
+
+/**
+ * The answers `resumed` lists: on a resume its deadline made, the calls nobody answered are
+ * neither answered nor declined (`input_expired` names them), only those given `on_expiry`.
+ */
+function answersHeard(
+  scope: RunScope,
+  context: GenerationContext,
+  answers: ReadonlyMap<string, unknown> | undefined,
+): ReadonlyMap<string, unknown> | undefined {
+  const { start } = scope.options;
+  if (answers === undefined || start.kind !== 'resume' || start.expiring !== true) return answers;
+  const unanswered = unansweredAtDeadline(context.inputRequests);
+  return new Map([...answers].filter(([callId]) => !unanswered.has(callId)));
 }

@@ -1,4 +1,5 @@
 import { writeStep } from '../../claims/run-lease.js';
+import { unansweredAtDeadline } from '../../input-request/input-deadline.js';
 import { InputRequest } from '../../input-request/input-request.js';
 import { scrubError } from '../../secrets/scrubbed-error.js';
 import { dispatchToolCalls } from '../../tool/dispatch-tool-calls.js';
@@ -26,12 +27,17 @@ export async function runTools(
     const result = await dispatchToolCalls({
       calls: context.turnCalls,
       tools: options.prompt.tools,
-      gatedTools: options.prompt.gatedTools,
+      approvalRules: options.prompt.approvalRules,
       completed: context.completedResults,
       recovered: recovery?.completed ?? {},
       ...(recovery && { started: recovery.started }),
       stoppedBy: lease.follows === 'released' ? 'run_failed' : 'worker_lost',
       answers,
+      ...(resuming &&
+        options.start.kind === 'resume' &&
+        options.start.expiring && {
+          expiredCalls: unansweredAtDeadline(context.inputRequests),
+        }),
       waiting: context.inputRequests,
       approvalCalls: new Set(context.approvalToolCalls),
       mcpCalls: new Set(context.mcpToolCalls),
