@@ -1,4 +1,4 @@
-import type { InputRequestJSON, JsonValue } from '../input-request/input-request.js';
+import type { InputRequestJSON, JsonValue } from '../input-request/input-request-json.js';
 import { scrubInputRequest } from './scrub-input-request.js';
 import { scrubValue } from './scrub-value.js';
 import { secretLeaves } from './secret-leaves.js';
