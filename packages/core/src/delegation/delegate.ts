@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AgentBase } from '../agent/agent-types.js';
 import { InputRequiredError } from '../errors/input-required-error.js';
+import { GenerationRunner } from '../generation/generation.js';
 import type { InputExpiryOptions } from '../input-request/input-expiry.js';
 import type { ApprovalRule } from '../tool/approval-rule.js';
 import { type Tool, tool } from '../tool/tool.js';
@@ -54,7 +55,10 @@ export function delegate<Schema extends z.ZodType = typeof anyParams>(
     ...(options.requiresApproval !== undefined && { requiresApproval: options.requiresApproval }),
     ...(options.approvalExpiry !== undefined && { approvalExpiry: options.approvalExpiry }),
     async run(params, ctx) {
-      const response = await agent.generation(action, params).generateNow({ nested: true, signal: ctx.signal });
+      const response = await new GenerationRunner(agent, action, params).generateNow({
+        nested: true,
+        signal: ctx.signal,
+      });
       if (!response.awaitingInput) return response.text;
       const questions = response.inputRequests.map((request) => request.toJSON());
       if (onExceeded === 'raise') throw new InputRequiredError(name, questions);
