@@ -15,6 +15,17 @@ export interface InputRequestOptions extends InputExpiryOptions {
   metadata?: Record<string, JsonValue>;
 }
 
+/**
+ * One delegation on the way from the generation a person answers to the tool that asked: the
+ * call that delegated, and the agent and action it ran.
+ */
+export interface DelegationStep {
+  tool_call_id: string;
+  tool_name: string;
+  agent: string;
+  action: string;
+}
+
 /** The wire form: snake_case, unset fields omitted. */
 export interface InputRequestJSON {
   kind: InputRequestKind;
@@ -29,6 +40,13 @@ export interface InputRequestJSON {
   tool_call_id?: string;
   tool_name?: string;
   arguments?: unknown;
+  /**
+   * Set on a question a delegated agent asked (`delegate(…, { onExceeded: 'pause' })`): the
+   * delegations that lead to it, outermost first. `tool_call_id` is then unique in the whole tree
+   * (the delegating calls' ids and the asking call's, joined by `/`); `tool_name` and `arguments`
+   * are the asking call's.
+   */
+  path?: DelegationStep[];
 }
 
 /**
@@ -54,6 +72,8 @@ export class InputRequest {
   private readonly expiresAtText: string | undefined;
   readonly toolName: string | undefined;
   readonly arguments: unknown;
+  /** The delegations that lead to a question a delegated agent asked, outermost first. */
+  readonly path: DelegationStep[] | undefined;
 
   private constructor(json: InputRequestJSON) {
     if (!kinds.includes(json.kind)) throw new TypeError(`Unknown input request kind: ${String(json.kind)}`);
@@ -77,6 +97,7 @@ export class InputRequest {
     this.toolCallId = json.tool_call_id;
     this.toolName = json.tool_name;
     this.arguments = json.arguments;
+    this.path = json.path;
   }
 
   static confirm(prompt: string, options?: InputRequestOptions): InputRequest {
@@ -142,6 +163,7 @@ export class InputRequest {
     if (this.toolCallId !== undefined) json.tool_call_id = this.toolCallId;
     if (this.toolName !== undefined) json.tool_name = this.toolName;
     if (this.arguments !== undefined) json.arguments = this.arguments;
+    if (this.path !== undefined) json.path = this.path;
     return json;
   }
 
