@@ -10,6 +10,7 @@ import { DEFAULT_QUEUE } from '../runtime/runtime.js';
 import { refuseSecretOptionsInJob, restoreSecretOptions } from '../secrets/secret-options.js';
 import { runOutsideToolScope } from '../tool/tool-context.js';
 import { signJob } from '../trust/sign-job.js';
+import { expiryJobId } from '../waiting/expiry-job-id.js';
 import { checkResumeFor } from './check-resume.js';
 import type { GenerationResponse } from './generation-response.js';
 import { createGenerationStream, type GenerationStream, type StreamSink } from './generation-stream.js';
@@ -193,10 +194,10 @@ export class Generation {
    */
   async expiryJob(checkpoint: unknown): Promise<Job> {
     const checked = await this.check({ checkpoint, answers: {} }, true);
-    const { generation_id: generationId, claim_slot: slot } = checked.checkpoint;
+    const { generation_id: generationId, claim_slot: slot = 0 } = checked.checkpoint;
     const job: Job = {
       ...this.job('resume', generationId),
-      id: `expiry_${generationId}_${String(slot)}`,
+      id: expiryJobId(generationId, slot),
       checkpoint: checked.checkpoint,
       answers: {},
       expiry: true,

@@ -2,6 +2,7 @@ import type { ResolvedPrompt } from '../agent/action.js';
 import type { AgentBase } from '../agent/agent-types.js';
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
 import { type CheckpointSeal, checkpointFromContext } from '../checkpoint/checkpoint-from-context.js';
+import { checkLease } from '../claims/check-lease.js';
 import type { RunRecovery } from '../claims/recover-run.js';
 import { endFailedRun, pauseSlot, type RunLease } from '../claims/run-lease.js';
 import { priorMessages, recordRun } from '../context/record-context.js';
@@ -135,6 +136,7 @@ async function runToStop(
     provider: adapter.provider,
     model: adapter.model,
     resumed: start.kind === 'resume',
+    secrets: scrubber,
     ...(start.kind === 'resume' &&
       start.checkpoint.traceparent !== undefined && { linkedTraceparent: start.checkpoint.traceparent }),
     ...(options.parentTraceparent !== undefined && { parentTraceparent: options.parentTraceparent }),
@@ -158,6 +160,8 @@ async function runToStop(
         epoch: options.lease.epoch,
       },
       scrubber,
+      // A job's run can lapse (another delivery takes it over): each event waits for its lease check.
+      options.lease.mode === 'job' ? () => checkLease(options.lease) : undefined,
     ),
     signal: options.signal ?? options.stream?.signal,
     // An AbortController costs Node 20 a transferable object: made only when a tool reads it
