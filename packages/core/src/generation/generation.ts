@@ -3,6 +3,7 @@ import { type ResolvedPrompt, resolvePrompt } from '../agent/action.js';
 import type { AgentBase } from '../agent/agent-types.js';
 import type { Job } from '../bus/bus.js';
 import { claimCheckpoint } from '../claims/claim-target.js';
+import { loggedResultsOfUnknownCalls, withLoggedResults } from '../claims/logged-results.js';
 import { recoverRun } from '../claims/recover-run.js';
 import { createRunLease, type RunLease } from '../claims/run-lease.js';
 import { ResumeError } from '../errors/resume-error.js';
@@ -163,7 +164,8 @@ export class Generation {
       if (acquired.outcome !== 'run') throw new Error('an in-process claim cannot find a stopped run of its own');
       lease = acquired.lease;
     }
-    const recovery = lease.follows === undefined ? undefined : await recoverRun(bus, lease, run);
+    const recovered = lease.follows === undefined ? undefined : await recoverRun(bus, lease, run);
+    const recovery = withLoggedResults(recovered, await loggedResultsOfUnknownCalls(bus, state));
     return runGeneration({
       agent: this.agent,
       prompt,
