@@ -120,13 +120,12 @@ export function defineVaultAgent(options: {
 }
 
 /**
- * Every form but the split one: written into one text, the two halves are no longer adjacent
- * strings but pieces of text apart, which scrubbing does not recognise as the secret (see the
- * README's list of what is not scrubbed).
+ * Every form but the split ones: written into one text, the halves are no longer strings side by
+ * side but pieces of text apart, which scrubbing does not recognise as the secret (see the core
+ * README's list of what is not found).
  */
 function inText(secret: string): Record<string, unknown> {
-  const { split_start: _start, split_end: _end, ...forms } = secretInEveryForm(secret);
-  return forms;
+  return Object.fromEntries(Object.entries(secretInEveryForm(secret)).filter(([name]) => !name.startsWith('split_')));
 }
 
 /** One Messages API response calling tools, as the wire server sends it. */

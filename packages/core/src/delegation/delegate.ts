@@ -3,7 +3,7 @@ import type { AgentBase } from '../agent/agent-types.js';
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
 import { createRunLease } from '../claims/run-lease.js';
 import { InputRequiredError } from '../errors/input-required-error.js';
-import type { Generation } from '../generation/generation.js';
+import { GenerationRunner } from '../generation/generation.js';
 import type { GenerationResponse } from '../generation/generation-response.js';
 import { hasExpired } from '../input-request/input-deadline.js';
 import type { InputExpiryOptions } from '../input-request/input-expiry.js';
@@ -64,7 +64,7 @@ export function delegate<Schema extends z.ZodType = typeof anyParams>(
     ...(options.requiresApproval !== undefined && { requiresApproval: options.requiresApproval }),
     ...(options.approvalExpiry !== undefined && { approvalExpiry: options.approvalExpiry }),
     async run(params, ctx) {
-      const generation = agent.generation(action, params);
+      const generation = new GenerationRunner(agent, action, params);
       const response = DelegatedResume.isInstance(ctx.answer)
         ? await resumeInPlace(agent, generation, ctx.answer, ctx.signal)
         : await generation.generateNow({ nested: true, signal: ctx.signal });
@@ -92,7 +92,7 @@ export function delegate<Schema extends z.ZodType = typeof anyParams>(
  */
 function resumeInPlace(
   agent: AgentBase,
-  generation: Generation,
+  generation: GenerationRunner,
   resume: DelegatedResume,
   signal: AbortSignal,
 ): Promise<GenerationResponse> {

@@ -1,5 +1,5 @@
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
-import type { DelegationStep, InputRequestJSON } from '../input-request/input-request.js';
+import type { DelegationStep, InputRequestJSON } from '../input-request/input-request-json.js';
 
 /**
  * What a delegation under `onExceeded: 'pause'` returns when the delegated generation paused: its

@@ -7,7 +7,6 @@ import type {
   ToolCall,
   ToolChoice,
 } from '../provider/provider-adapter.js';
-import { turnTextOf } from './turn-text.js';
 
 /**
  * The generation machine's context: plain JSON, the same facts a checkpoint holds plus the
@@ -168,4 +167,15 @@ export function applyModelResponse(context: GenerationContext, response: ModelRe
 
 function matchesChoice(choice: ToolChoice | undefined, call: ToolCall): boolean {
   return choice === 'required' || (typeof choice === 'object' && choice.name === call.name);
+}
+
+/**
+ * The text of the model turn a response belongs to. A provider that pauses its own turn (Anthropic
+ * `pause_turn` on server tools) answers one turn in several responses, which the loop follows as
+ * continuations; the turn's text is all of theirs, in order, as a stream delivers it. Any other
+ * response starts a turn of its own.
+ */
+export function turnTextOf(context: GenerationContext, response: ModelResponse): string {
+  const continues = context.decision === 'continue' && context.lastResponse !== undefined;
+  return continues ? `${context.lastResponse?.turnText ?? ''}${response.text}` : response.text;
 }

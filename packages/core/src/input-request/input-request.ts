@@ -1,52 +1,31 @@
 import { z } from 'zod';
 import { currentToolContext } from '../tool/tool-context.js';
 import { type InputExpiryOptions, inputExpiryJSON } from './input-expiry.js';
+import {
+  type ChoiceOption,
+  type DelegationStep,
+  type InputRequestJSON,
+  type InputRequestKind,
+  isLabelledOption,
+  type JsonValue,
+} from './input-request-json.js';
 import { validateAnswers } from './validate-answers.js';
 
-export type InputRequestKind = 'confirm' | 'text' | 'choice' | 'secret';
-const kinds: readonly InputRequestKind[] = ['confirm', 'text', 'choice', 'secret'];
+export {
+  type ChoiceOption,
+  type DelegationStep,
+  type InputRequestJSON,
+  type InputRequestKind,
+  isLabelledOption,
+  type JsonValue,
+} from './input-request-json.js';
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type ChoiceOption = JsonValue | { value: JsonValue; label: string };
+const kinds: readonly InputRequestKind[] = ['confirm', 'text', 'choice', 'secret'];
 
 export interface InputRequestOptions extends InputExpiryOptions {
   /** JSON Schema, or a zod schema (kept as its JSON Schema), that the answer must satisfy. */
   schema?: Record<string, unknown> | z.ZodType;
   metadata?: Record<string, JsonValue>;
-}
-
-/**
- * One delegation on the way from the generation a person answers to the tool that asked: the
- * call that delegated, and the agent and action it ran.
- */
-export interface DelegationStep {
-  tool_call_id: string;
-  tool_name: string;
-  agent: string;
-  action: string;
-}
-
-/** The wire form: snake_case, unset fields omitted. */
-export interface InputRequestJSON {
-  kind: InputRequestKind;
-  prompt: string;
-  options?: ChoiceOption[];
-  schema?: Record<string, unknown>;
-  metadata?: Record<string, JsonValue>;
-  /** ISO time after which the question is no longer answered by a person (see `expiresIn`). */
-  expires_at?: string;
-  /** What it is answered with at `expires_at`; absent: declined. */
-  on_expiry?: { answer: JsonValue };
-  tool_call_id?: string;
-  tool_name?: string;
-  arguments?: unknown;
-  /**
-   * Set on a question a delegated agent asked (`delegate(…, { onExceeded: 'pause' })`): the
-   * delegations that lead to it, outermost first. `tool_call_id` is then unique in the whole tree
-   * (the delegating calls' ids and the asking call's, joined by `/`); `tool_name` and `arguments`
-   * are the asking call's.
-   */
-  path?: DelegationStep[];
 }
 
 /**
@@ -191,12 +170,6 @@ function checkExpiryAnswer(json: InputRequestJSON): void {
     const reason = error instanceof Error ? error.message : String(error);
     throw new TypeError(`onExpiry.answer does not fit the question: ${reason}`);
   }
-}
-
-export function isLabelledOption(option: ChoiceOption): option is { value: JsonValue; label: string } {
-  return (
-    typeof option === 'object' && option !== null && !Array.isArray(option) && 'value' in option && 'label' in option
-  );
 }
 
 function toJsonSchema(schema: Record<string, unknown> | z.ZodType): Record<string, unknown> {
