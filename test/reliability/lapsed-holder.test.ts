@@ -56,55 +56,61 @@ async function modelCallsOf(file: string, pid: number | undefined): Promise<numb
   return text.split('\n').filter((line) => line === `call ${pid}`).length;
 }
 
+/**
+ * A refund question answered `true` through the queue, two workers: the one that takes the resume
+ * is SIGSTOPped inside the refund body, before its side effect, past the ack wait; once the other
+ * has taken the run over and asked whether the refund ran, it is continued (its body then refunds)
+ * and stops with a job line. Returns what a test needs to look at the aftermath.
+ */
+async function stallPastTakeover() {
+  const trial = uniqueId('lapse');
+  const files = {
+    sideEffects: `${directory}/${trial}-effects.jsonl`,
+    hold: `${directory}/${trial}-hold`,
+    modelCalls: `${directory}/${trial}-model-calls`,
+  };
+  const name = uniqueId('lapsed');
+  const queue = uniqueId('queue');
+  const { runtime, agent } = localRuntime(name, files.sideEffects);
+  const { generationId } = await agent.generation('handle', { ticketId: 42 }).generateNow();
+  const env = {
+    QUEUE: queue,
+    AGENT_NAME: name,
+    SIDE_EFFECTS_FILE: files.sideEffects,
+    HOLD_REFUND_FILE: files.hold,
+    HOLD_REFUND: 'continued',
+    MODEL_CALLS_FILE: files.modelCalls,
+  };
+  const workers = [worker(env), worker(env)];
+  await Promise.all(workers.map((child) => child.waitForLine(/^ready$/)));
+  await runtime.answerLater(generationId, { call_refund: true }, { queue });
+
+  const holding = new RegExp(`^holding ${generationId}$`);
+  const stalled = await Promise.any(workers.map((child) => child.waitForLine(holding, 60_000).then(() => child)));
+  const successor = workers.find((child) => child !== stalled) as ChildScript;
+  stalled.process.kill('SIGSTOP');
+  try {
+    await waitUntil(
+      async () => (await runtime.bus.events(generationId, { everyEpoch: true })).some(isOutcomeUnknownPause),
+      'the takeover to ask the outcome-unknown question',
+      { timeoutMs: 60_000 },
+    );
+  } finally {
+    await writeFile(`${files.hold}.go`, 'go\n');
+    stalled.process.kill('SIGCONT');
+  }
+  // It wakes, runs the rest of the refund body (its side effect cannot be taken back), and stops.
+  const outcome = await stalled
+    .waitForLine(new RegExp(`^job \\S+ ${generationId}$`), 30_000)
+    .catch((error: Error) => error.message);
+  const refunds = async () =>
+    (await readSideEffects(files.sideEffects)).filter((effect) => effect.tool === 'issue_refund');
+  return { runtime, name, queue, generationId, stalled, successor, outcome, files, refunds };
+}
+
 describe('a job holder whose lease lapsed (SIGSTOP past the ack wait inside a tool body), then SIGCONT', () => {
   it('writes nothing once it wakes: no event, no model call, the successor’s question stays listed', async () => {
-    const trial = uniqueId('lapse');
-    const files = {
-      sideEffects: `${directory}/${trial}-effects.jsonl`,
-      hold: `${directory}/${trial}-hold`,
-      modelCalls: `${directory}/${trial}-model-calls`,
-    };
-    const name = uniqueId('lapsed');
-    const queue = uniqueId('queue');
-    const { runtime, agent } = localRuntime(name, files.sideEffects);
-    const paused = await agent.generation('handle', { ticketId: 42 }).generateNow();
-    const { generationId } = paused;
-
-    const env = {
-      QUEUE: queue,
-      AGENT_NAME: name,
-      SIDE_EFFECTS_FILE: files.sideEffects,
-      HOLD_REFUND_FILE: files.hold,
-      HOLD_REFUND: 'continued',
-      MODEL_CALLS_FILE: files.modelCalls,
-    };
-    const workers = [worker(env), worker(env)];
-    await Promise.all(workers.map((child) => child.waitForLine(/^ready$/)));
-    await runtime.answerLater(generationId, { call_refund: true }, { queue });
-
-    // The worker that took the resume holds inside the refund body, before its side effect: stop it there.
-    const holding = new RegExp(`^holding ${generationId}$`);
-    const stalled = await Promise.any(workers.map((child) => child.waitForLine(holding, 60_000).then(() => child)));
-    stalled.process.kill('SIGSTOP');
-    let continued = false;
-    try {
-      // The other worker takes the run over one epoch up and asks whether the refund ran.
-      await waitUntil(
-        async () => (await runtime.bus.events(generationId, { everyEpoch: true })).some(isOutcomeUnknownPause),
-        'the takeover to ask the outcome-unknown question',
-        { timeoutMs: 60_000 },
-      );
-    } finally {
-      await writeFile(`${files.hold}.go`, 'go\n');
-      stalled.process.kill('SIGCONT');
-      continued = true;
-    }
-    expect(continued).toBe(true);
-    // It wakes, runs the rest of the refund body (its side effect cannot be taken back), and stops.
-    const outcome = await stalled
-      .waitForLine(new RegExp(`^job \\S+ ${generationId}$`), 30_000)
-      .catch((error: Error) => error.message);
-
+    const { runtime, name, generationId, stalled, outcome, files, refunds } = await stallPastTakeover();
     const every = await runtime.bus.events(generationId, { everyEpoch: true });
     const resumeRun = every.filter((event) => event.run !== 'start');
     // Its epoch logged what it did before it stopped, and nothing after the lapse.
@@ -124,8 +130,38 @@ describe('a job holder whose lease lapsed (SIGSTOP past the ack wait inside a to
     const stored = await runtime.bus.checkpoints.load(generationId);
     expect(stored?.checkpoint.input_requests.map((request) => request.tool_call_id)).toEqual(['call_refund']);
     // The refund body ran once, in the stalled worker, after it woke.
-    const refunds = (await readSideEffects(files.sideEffects)).filter((effect) => effect.tool === 'issue_refund');
-    expect(refunds.map((effect) => effect.pid)).toEqual([stalled.process.pid]);
+    expect((await refunds()).map((effect) => effect.pid)).toEqual([stalled.process.pid]);
     expect(outcome).toBe(`job fenced ${generationId}`);
+  }, 180_000);
+
+  it('a result it logged just as it lapsed survives the takeover: answering the question `true` reuses it, the body never runs again', async () => {
+    const { runtime, queue, generationId, stalled, successor, refunds } = await stallPastTakeover();
+    // The window a lease check cannot close: the holder checked its lease just before the takeover
+    // was written, and its `tool_completed` landed just after the takeover read the log. Written
+    // here as that holder would have written it (epoch 1 of the resume run, the index after its
+    // `tool_started`), with the deployment's key.
+    const every = await runtime.bus.events(generationId, { everyEpoch: true });
+    const started = every.find(
+      (event) => event.event === 'tool_started' && event.run !== 'start' && epochOf(event) === 1,
+    ) as GenerationEvent;
+    await runtime.bus.publish({
+      ...started,
+      id: `${generationId}:${started.run}:${started.index + 1}`,
+      event: 'tool_completed',
+      index: started.index + 1,
+      time: new Date().toISOString(),
+      data: { tool_call_id: 'call_refund', tool_name: 'issue_refund', result: { refunded: 30 }, is_error: false },
+    });
+    // The person, told to answer once the stalled worker was fenced, says run it again.
+    await runtime.answerLater(generationId, { call_refund: true }, { queue });
+    const completed = new RegExp(`^job completed ${generationId}$`);
+    await Promise.any([stalled, successor].map((child) => child.waitForLine(completed, 60_000)));
+    expect((await refunds()).length).toBe(1);
+    const latest = await runtime.bus.events(generationId);
+    expect(latest.at(-1)?.event).toBe('completed');
+    const reruns = latest.filter(
+      (event) => event.event === 'tool_started' && event.data.tool_call_id === 'call_refund' && event.data.attempt > 1,
+    );
+    expect(reruns).toEqual([]);
   }, 180_000);
 });

@@ -3,6 +3,7 @@ import type { InputTimer, Job, StoredCheckpoint } from '../bus/bus.js';
 import { withCheckpointDefaults } from '../checkpoint/checkpoint-defaults.js';
 import { pauseStanding } from '../claims/can-resume.js';
 import { ResumeError } from '../errors/resume-error.js';
+import { GenerationRunner } from '../generation/generation.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { expiryJobId } from './expiry-job-id.js';
 
@@ -16,9 +17,10 @@ export async function meetDeadline(runtime: Runtime, timer: InputTimer): Promise
   const due = await duePause(runtime, timer, undefined);
   if (due === undefined) return 'gone';
   try {
-    await due.agent
-      .generation(due.stored.checkpoint.action_name, due.stored.params)
-      .resumeNow({ checkpoint: due.stored.checkpoint, answers: {} }, { expiring: true });
+    await new GenerationRunner(due.agent, due.stored.checkpoint.action_name, due.stored.params).resumeNow(
+      { checkpoint: due.stored.checkpoint, answers: {} },
+      { expiring: true },
+    );
     return 'resumed';
   } catch (error) {
     // Answered or cancelled meanwhile, or refused for a reason that will not change: nothing to do.
@@ -40,9 +42,9 @@ export async function expiryJobFor(
   const due = await duePause(runtime, timer, agents);
   if (due === undefined) return undefined;
   try {
-    return await due.agent
-      .generation(due.stored.checkpoint.action_name, due.stored.params)
-      .expiryJob(due.stored.checkpoint);
+    return await new GenerationRunner(due.agent, due.stored.checkpoint.action_name, due.stored.params).expiryJob(
+      due.stored.checkpoint,
+    );
   } catch (error) {
     if (ResumeError.isInstance(error)) return undefined;
     throw error;
