@@ -9,7 +9,12 @@ export type CheckpointState = Checkpoint &
   Required<
     Pick<
       Checkpoint,
-      'tool_choice_cleared' | 'tool_call_turn_size' | 'approval_tool_calls' | 'approved_tool_calls' | 'mcp_tool_calls'
+      | 'tool_choice_cleared'
+      | 'tool_call_turn_size'
+      | 'approval_tool_calls'
+      | 'approved_tool_calls'
+      | 'mcp_tool_calls'
+      | 'delegations'
     >
   > & { completed_results: Record<string, CompletedResult> };
 
@@ -26,6 +31,7 @@ export function withCheckpointDefaults(checkpoint: Checkpoint): CheckpointState 
   state.approval_tool_calls ??= [];
   state.approved_tool_calls ??= [];
   state.mcp_tool_calls ??= [];
+  state.delegations ??= {};
   if (checkpoint.version >= 3) state.claim_slot ??= 0;
   return state;
 }
@@ -41,6 +47,7 @@ export function omitCheckpointDefaults(checkpoint: Checkpoint): Checkpoint {
     approval_tool_calls,
     approved_tool_calls,
     mcp_tool_calls,
+    delegations,
     claim_slot,
     completed_results,
     ...rest
@@ -57,6 +64,7 @@ export function omitCheckpointDefaults(checkpoint: Checkpoint): Checkpoint {
     ...(approval_tool_calls !== undefined && approval_tool_calls.length > 0 && { approval_tool_calls }),
     ...(approved_tool_calls !== undefined && approved_tool_calls.length > 0 && { approved_tool_calls }),
     ...(mcp_tool_calls !== undefined && mcp_tool_calls.length > 0 && { mcp_tool_calls }),
+    ...(delegations !== undefined && Object.keys(delegations).length > 0 && { delegations }),
     ...(claim_slot !== undefined && claim_slot !== 0 && { claim_slot }),
   };
 }

@@ -1,4 +1,4 @@
-import type { CompletedResult } from '../checkpoint/checkpoint.js';
+import type { Checkpoint, CompletedResult } from '../checkpoint/checkpoint.js';
 import type { InputRequestJSON } from '../input-request/input-request.js';
 import type {
   FinishReason,
@@ -36,6 +36,8 @@ export interface GenerationContext {
   approvalToolCalls: string[];
   approvedToolCalls: string[];
   mcpToolCalls: string[];
+  /** Paused delegations of the turn: the delegated generation's checkpoint by delegating call. */
+  delegations: Record<string, Checkpoint>;
   lastResponse: LastResponse | undefined;
   /** What the last model response led to (`decide`). */
   decision: 'continue' | 'tools' | 'exceeded' | 'done' | undefined;
@@ -93,6 +95,7 @@ export function startingContext(facts: StartingFacts): GenerationContext {
     approvalToolCalls: [],
     approvedToolCalls: [],
     mcpToolCalls: [],
+    delegations: {},
     lastResponse: undefined,
     decision: undefined,
     error: undefined,
@@ -152,6 +155,7 @@ export function applyModelResponse(context: GenerationContext, response: ModelRe
         approvalToolCalls: [],
         approvedToolCalls: [],
         mcpToolCalls: [],
+        delegations: {},
         continuations: 0,
       };
     case 'continue':

@@ -6,6 +6,17 @@ export type InputRequestKind = 'confirm' | 'text' | 'choice' | 'secret';
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type ChoiceOption = JsonValue | { value: JsonValue; label: string };
 
+/**
+ * One delegation on the way from the generation a person answers to the tool that asked: the
+ * call that delegated, and the agent and action it ran.
+ */
+export interface DelegationStep {
+  tool_call_id: string;
+  tool_name: string;
+  agent: string;
+  action: string;
+}
+
 /** The wire form: snake_case, unset fields omitted. */
 export interface InputRequestJSON {
   kind: InputRequestKind;
@@ -20,6 +31,13 @@ export interface InputRequestJSON {
   tool_call_id?: string;
   tool_name?: string;
   arguments?: unknown;
+  /**
+   * Set on a question a delegated agent asked (`delegate(…, { onExceeded: 'pause' })`): the
+   * delegations that lead to it, outermost first. `tool_call_id` is then unique in the whole tree
+   * (the delegating calls' ids and the asking call's, joined by `/`); `tool_name` and `arguments`
+   * are the asking call's.
+   */
+  path?: DelegationStep[];
 }
 
 /** Whether a choice option carries a label beside its value. */

@@ -3,6 +3,7 @@ import { currentToolContext } from '../tool/tool-context.js';
 import { type InputExpiryOptions, inputExpiryJSON } from './input-expiry.js';
 import {
   type ChoiceOption,
+  type DelegationStep,
   type InputRequestJSON,
   type InputRequestKind,
   isLabelledOption,
@@ -12,6 +13,7 @@ import { validateAnswers } from './validate-answers.js';
 
 export {
   type ChoiceOption,
+  type DelegationStep,
   type InputRequestJSON,
   type InputRequestKind,
   isLabelledOption,
@@ -49,6 +51,8 @@ export class InputRequest {
   private readonly expiresAtText: string | undefined;
   readonly toolName: string | undefined;
   readonly arguments: unknown;
+  /** The delegations that lead to a question a delegated agent asked, outermost first. */
+  readonly path: DelegationStep[] | undefined;
 
   private constructor(json: InputRequestJSON) {
     if (!kinds.includes(json.kind)) throw new TypeError(`Unknown input request kind: ${String(json.kind)}`);
@@ -72,6 +76,7 @@ export class InputRequest {
     this.toolCallId = json.tool_call_id;
     this.toolName = json.tool_name;
     this.arguments = json.arguments;
+    this.path = json.path;
   }
 
   static confirm(prompt: string, options?: InputRequestOptions): InputRequest {
@@ -137,6 +142,7 @@ export class InputRequest {
     if (this.toolCallId !== undefined) json.tool_call_id = this.toolCallId;
     if (this.toolName !== undefined) json.tool_name = this.toolName;
     if (this.arguments !== undefined) json.arguments = this.arguments;
+    if (this.path !== undefined) json.path = this.path;
     return json;
   }
 
