@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
-import { type AgentBase, defineAgent, delegate, InputRequest, type Runtime, tool } from '@interlude/core';
+import { defineAgent, delegate, InputRequest, type Runtime, tool } from '@interlude/core';
+import type { AgentBase } from '@interlude/core/internal';
 import { type RecordedModelRequest, scriptedProvider } from '@interlude/core/testing';
 import { z } from 'zod';
 import type { SideEffect } from './bus-refund-agent.js';
