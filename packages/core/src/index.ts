@@ -54,7 +54,6 @@ export {
   type Checkpoint,
   type CompletedResult,
   orderCheckpoint,
-  READABLE_CHECKPOINT_VERSIONS,
   type StoredResult,
 } from './checkpoint/checkpoint.js';
 export { type CheckpointState, withCheckpointDefaults } from './checkpoint/checkpoint-defaults.js';

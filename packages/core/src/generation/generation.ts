@@ -158,7 +158,7 @@ export class Generation {
     let lease = control.lease;
     if (lease === undefined) {
       // In-process: no claimant, so anything but a run of ours is a refusal (`already_resumed`).
-      const acquired = await claimCheckpoint(bus, checkpoint, canonical, { mode: 'in_process' });
+      const acquired = await claimCheckpoint(bus, checkpoint, { mode: 'in_process' });
       if (acquired.outcome !== 'run') throw new Error('an in-process claim cannot find a stopped run of its own');
       lease = acquired.lease;
     }
@@ -196,7 +196,7 @@ export class Generation {
     const { generation_id: generationId, claim_slot: slot } = checked.checkpoint;
     const job: Job = {
       ...this.job('resume', generationId),
-      id: `expiry_${generationId}_${String(slot)}`,
+      id: `expiry_${generationId}_${slot}`,
       checkpoint: checked.checkpoint,
       answers: {},
       expiry: true,
