@@ -195,7 +195,8 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
       return availability.current();
     },
 
-    timers: createNatsTimerQueue(() => ready, retry, onError),
+    // A due timer is the delivery of its expiry job: it lapses, and is handed on, as a job does.
+    timers: createNatsTimerQueue(() => ready, options.jobAckWaitMs ?? 30_000, retry, onError),
 
     pending: createNatsPendingIndex(() => ready, retry, sealer, onError),
 

@@ -79,9 +79,10 @@ export { ProviderError, type ProviderErrorOptions } from './errors/provider-erro
 export { ResumeError, type ResumeErrorCode } from './errors/resume-error.js';
 export { TrustError, type TrustErrorCode } from './errors/trust-error.js';
 export { UnsupportedProviderError } from './errors/unsupported-provider-error.js';
-export { Generation, newGenerationId, type ResumeInput, type RunControl } from './generation/generation.js';
+export { newGenerationId } from './generation/generation.js';
 export type { GenerationResponse } from './generation/generation-response.js';
 export type { GenerationStream, StreamPart } from './generation/generation-stream.js';
+export type { Generation, ResumeInput, RunControl } from './generation/generation-types.js';
 export type { AskedInputRequest } from './input-request/asked-input-request.js';
 export type { InputExpiryOptions } from './input-request/input-expiry.js';
 export {

@@ -9,7 +9,12 @@ export type CheckpointState = Checkpoint &
   Required<
     Pick<
       Checkpoint,
-      'tool_choice_cleared' | 'tool_call_turn_size' | 'approval_tool_calls' | 'approved_tool_calls' | 'mcp_tool_calls'
+      | 'tool_choice_cleared'
+      | 'tool_call_turn_size'
+      | 'approval_tool_calls'
+      | 'approved_tool_calls'
+      | 'mcp_tool_calls'
+      | 'delegations'
     >
   > & { completed_results: Record<string, CompletedResult> };
 
@@ -26,6 +31,7 @@ export function withCheckpointDefaults(checkpoint: Checkpoint): CheckpointState 
   state.approval_tool_calls ??= [];
   state.approved_tool_calls ??= [];
   state.mcp_tool_calls ??= [];
+  state.delegations ??= {};
   return state;
 }
 
@@ -41,6 +47,7 @@ export function omitCheckpointDefaults(checkpoint: Checkpoint): Checkpoint {
     approval_tool_calls,
     approved_tool_calls,
     mcp_tool_calls,
+    delegations,
     completed_results,
     ...rest
   } = checkpoint;
@@ -56,5 +63,6 @@ export function omitCheckpointDefaults(checkpoint: Checkpoint): Checkpoint {
     ...(approval_tool_calls !== undefined && approval_tool_calls.length > 0 && { approval_tool_calls }),
     ...(approved_tool_calls !== undefined && approved_tool_calls.length > 0 && { approved_tool_calls }),
     ...(mcp_tool_calls !== undefined && mcp_tool_calls.length > 0 && { mcp_tool_calls }),
+    ...(delegations !== undefined && Object.keys(delegations).length > 0 && { delegations }),
   };
 }

@@ -37,6 +37,8 @@ export const checkpointShape = z.object({
   approval_tool_calls: z.array(z.string()).optional(),
   approved_tool_calls: z.array(z.string()).optional(),
   mcp_tool_calls: z.array(z.string()).optional(),
+  // Each delegated checkpoint is checked in full when its own generation resumes.
+  delegations: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
   agent: z.string(),
   generation_id: z.string().min(1),
   claim_slot: z.number().int().nonnegative(),
@@ -72,6 +74,9 @@ export function hasCheckpointShape(value: unknown): value is Checkpoint {
     isOptionalStringList(checkpoint.approval_tool_calls) &&
     isOptionalStringList(checkpoint.approved_tool_calls) &&
     isOptionalStringList(checkpoint.mcp_tool_calls) &&
+    (checkpoint.delegations === undefined ||
+      (isPlainRecord(checkpoint.delegations) &&
+        Object.values(checkpoint.delegations as Record<string, unknown>).every(isPlainRecord))) &&
     typeof checkpoint.generation_id === 'string' &&
     checkpoint.generation_id.length > 0 &&
     isCount(checkpoint.claim_slot) &&

@@ -38,6 +38,12 @@ export interface Checkpoint {
   approved_tool_calls?: string[];
   /** Paused calls that go to an MCP server. */
   mcp_tool_calls?: string[];
+  /**
+   * Paused delegations (`delegate(…, { onExceeded: 'pause' })`), by the delegating call's id: the
+   * delegated generation's own checkpoint, signed with its params, whose questions are this
+   * checkpoint's questions with that call's id and `/` in front. Left out of version 3 when empty.
+   */
+  delegations?: Record<string, Checkpoint>;
   agent: string;
   generation_id: string;
   /**
@@ -90,6 +96,7 @@ export const CHECKPOINT_KEYS = [
   'approval_tool_calls',
   'approved_tool_calls',
   'mcp_tool_calls',
+  'delegations',
   'agent',
   'generation_id',
   'claim_slot',

@@ -59,6 +59,8 @@ async function settlePause(stopped: StoppedRun, written: Checkpoint): Promise<vo
     approval_tool_calls: checkpoint.approval_tool_calls,
     approved_tool_calls: checkpoint.approved_tool_calls,
     mcp_tool_calls: checkpoint.mcp_tool_calls,
+    ...(checkpoint.delegations !== undefined &&
+      Object.keys(checkpoint.delegations).length > 0 && { delegations: checkpoint.delegations }),
     tool_turns: checkpoint.tool_turns,
     tool_choice_cleared: checkpoint.tool_choice_cleared,
     claim_slot: slot,

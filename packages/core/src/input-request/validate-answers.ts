@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { quoteValue } from '../errors/quote-value.js';
 import { ResumeError } from '../errors/resume-error.js';
-import type { InputRequestJSON } from './input-request.js';
-import { isLabelledOption } from './input-request.js';
+import { type InputRequestJSON, isLabelledOption } from './input-request-json.js';
 import { describeSecretMismatch } from './secret-schema-mismatch.js';
 
 /**

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createMemoryBus } from '../bus/memory-bus.js';
@@ -113,15 +112,20 @@ describe('signed by default', () => {
   });
 
   it('a checkpoint past checkpointTtlMs is refused with expired', async () => {
-    const desk = refundDesk({ checkpointKey: KEY, checkpointTtlMs: 1 });
-    const paused = await desk.agent.handle({ account: 'alice' }).generateNow();
-    expect(Date.parse(paused.checkpoint?.expires_at ?? '')).toBeGreaterThan(0);
-    await sleep(20);
-    expect(await codeOf(desk.runtime.answer(paused.generationId, { call_refund: true }))).toBe('expired');
-    expect(desk.refunds).toEqual([]);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const desk = refundDesk({ checkpointKey: KEY, checkpointTtlMs: 1 });
+      const paused = await desk.agent.handle({ account: 'alice' }).generateNow();
+      expect(Date.parse(paused.checkpoint?.expires_at ?? '')).toBeGreaterThan(0);
+      vi.advanceTimersByTime(20);
+      expect(await codeOf(desk.runtime.answer(paused.generationId, { call_refund: true }))).toBe('expired');
+      expect(desk.refunds).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
-  it('refuses to start on a bus shared across processes without a key; reads INTERLUDE_CHECKPOINT_KEY; false says so on stderr once', () => {
+  it('refuses to start on a bus shared across processes without a key; reads INTERLUDE_CHECKPOINT_KEY; false says so on stderr once', async () => {
     const shared = () => ({ ...createMemoryBus(), shared: true });
     expect(() => createRuntime({ bus: shared() })).toThrow(
       expect.objectContaining({ name: 'TrustError', code: 'missing_checkpoint_key' }),
@@ -134,8 +138,12 @@ describe('signed by default', () => {
     delete process.env[CHECKPOINT_KEY_VARIABLE];
 
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    expect(createRuntime({ bus: shared(), checkpointKey: false }).keys).toBeUndefined();
-    createRuntime({ bus: shared(), checkpointKey: false });
+    // Once per process: a fresh copy of the modules stands for a new process (the fast tier runs
+    // many test files in one, and an earlier one may have turned signing off already).
+    vi.resetModules();
+    const { createRuntime: createInNewProcess } = await import('../runtime/create-runtime.js');
+    expect(createInNewProcess({ bus: shared(), checkpointKey: false }).keys).toBeUndefined();
+    createInNewProcess({ bus: shared(), checkpointKey: false });
     const said = warn.mock.calls.map((call) => String(call[0])).filter((line) => line.includes('signing is off'));
     expect(said).toHaveLength(1);
   });

@@ -1,25 +1,10 @@
 import type { PendingRecord } from '../bus/bus.js';
 import { pauseStanding } from '../claims/can-resume.js';
-import { type AskedInputRequest, askedInputRequest } from '../input-request/asked-input-request.js';
+import { askedInputRequest } from '../input-request/asked-input-request.js';
 import type { Runtime } from '../runtime/runtime.js';
+import type { PendingFilter, PendingGeneration } from './pending-generation.js';
 
-/** What `runtime.pending()` narrows to: one agent, one action, or both. */
-export interface PendingFilter {
-  agent?: string;
-  action?: string;
-}
-
-/** One generation waiting on a person, as `runtime.pending()` lists it. */
-export interface PendingGeneration {
-  generationId: string;
-  agent: string;
-  action: string;
-  /** Its questions, each bound to the call that asked (answer them by `toolCallId`). */
-  requests: AskedInputRequest[];
-  askedAt: Date;
-  /** When it stops waiting (the earliest deadline of its questions); undefined: never. */
-  expiresAt: Date | undefined;
-}
+export type { PendingFilter, PendingGeneration } from './pending-generation.js';
 
 /**
  * The generations paused on a question right now, oldest first: listed by the bus's pending
