@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createWorker, memoryBus, natsBus, type Worker } from '@interlude/bus';
-import { type AgentBase, CHECKPOINT_KEY_VARIABLE, createRuntime, hasContext, type Runtime } from '@interlude/core';
+import { createRuntime, hasContext, type Runtime } from '@interlude/core';
+import { type AgentBase, CHECKPOINT_KEY_VARIABLE } from '@interlude/core/internal';
 import { openTelemetry } from '@interlude/telemetry';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import type { DemoConfig } from '../config/read-demo-config.js';
