@@ -1,4 +1,5 @@
-import type { Bus, ClaimWrite } from '@interlude/core';
+import type { Bus } from '@interlude/core';
+import type { ClaimWrite } from '@interlude/core/internal';
 import { expect, it } from 'vitest';
 import { sampleClaim, uniqueId } from './fixtures.js';
 
