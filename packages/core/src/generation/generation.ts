@@ -93,9 +93,11 @@ export class GenerationRunner implements Generation {
   /** Checks the checkpoint and answers as `resumeNow()` would, then queues the resume for a worker. Secret answers are refused: a job is stored. */
   async resumeLater(input: ResumeInput & { queue?: string }): Promise<{ generationId: string; jobId: string }> {
     const checked = await this.check(input);
-    const secret = checked.checkpoint.input_requests.find(
-      (request) => request.kind === 'secret' && checked.answers.get(request.tool_call_id as string) !== false,
-    );
+    const secret = checked.checkpoint.input_requests.find((request) => {
+      // A secret left unanswered (its paused delegation stays paused) goes nowhere near the job.
+      const answer = checked.answers.get(request.tool_call_id as string);
+      return request.kind === 'secret' && answer !== undefined && answer !== false;
+    });
     if (secret !== undefined) {
       throw new ResumeError(
         'secret_in_job',

@@ -101,13 +101,19 @@ export function keysFromEnvironment(value: string | undefined): string[] | undef
   return keys.length === 0 ? undefined : keys;
 }
 
-let processKey: CheckpointKeys | undefined;
+const busKeys = new WeakMap<object, CheckpointKeys>();
 
 /**
- * A random key made once per process: what a runtime without a configured key signs with when
- * its bus never leaves the process. What it signs cannot be resumed by another process.
+ * A random key made once per bus: what a runtime without a configured key signs with when its
+ * bus never leaves the process. What it signs resumes only on that bus, where its claims are
+ * kept: a second runtime of the process on a bus of its own refuses it (`bad_signature`), so two
+ * claim logs never both let one checkpoint through.
  */
-export function processCheckpointKeys(): CheckpointKeys {
-  processKey ??= createCheckpointKeys(randomBytes(32).toString('hex'));
-  return processKey;
+export function busCheckpointKeys(bus: object): CheckpointKeys {
+  let keys = busKeys.get(bus);
+  if (keys === undefined) {
+    keys = createCheckpointKeys(randomBytes(32).toString('hex'));
+    busKeys.set(bus, keys);
+  }
+  return keys;
 }
