@@ -1,5 +1,6 @@
 import { CHECKPOINT_STREAM, EVENTS_STREAM, EventsExpiredError, natsBus, PENDING_STREAM } from '@interlude/bus';
-import { type AgentBase, createRuntime, defineAgent, InputRequest, type Runtime, tool } from '@interlude/core';
+import { createRuntime, defineAgent, InputRequest, type Runtime, tool } from '@interlude/core';
+import type { AgentBase } from '@interlude/core/internal';
 import { scriptedProvider } from '@interlude/core/testing';
 import { jetstreamManager, type StreamInfo } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';

@@ -1,4 +1,4 @@
-import { newGenerationId } from '@interlude/core';
+import { newGenerationId } from '@interlude/core/internal';
 import { vi } from 'vitest';
 import { countByRow, untolerated, type Violation } from './invariants.js';
 import { createMemoryWorld } from './memory-world.js';

@@ -1,5 +1,6 @@
 import { createWorker } from '@interlude/bus';
-import { createMemoryBus, createRuntime, type JobOutcome, type Runtime } from '@interlude/core';
+import { createRuntime, type Runtime } from '@interlude/core';
+import { createMemoryBus, type JobOutcome } from '@interlude/core/internal';
 import { defineExplorerAgent, type ExplorerParams } from './explorer-agent.js';
 import type { Violation } from './invariants.js';
 import type { ExplorerWorld } from './schedule-runner.js';

@@ -1,4 +1,4 @@
-import { newGenerationId } from '@interlude/core';
+import { newGenerationId } from '@interlude/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { soakSize } from '../support/soak.js';
 import { countByRow, untolerated, type Violation } from './invariants.js';

@@ -1,6 +1,7 @@
 import { natsBus } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
-import { createRuntime, epochOf, type GenerationEvent, type Runtime } from '@interlude/core';
+import { createRuntime, type GenerationEvent, type Runtime } from '@interlude/core';
+import { epochOf } from '@interlude/core/internal';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildScript, startScript } from '../support/bus-child-process.js';
 import { defineRefundAgent, readSideEffects } from '../support/bus-refund-agent.js';

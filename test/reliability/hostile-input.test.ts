@@ -1,4 +1,5 @@
-import { type Checkpoint, type GenerationResponse, ResumeError, type ResumeErrorCode } from '@interlude/core';
+import { type Checkpoint, type GenerationResponse, ResumeError } from '@interlude/core';
+import type { ResumeErrorCode } from '@interlude/core/internal';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFigure } from '../support/reliability-figures.js';

@@ -1,5 +1,6 @@
 import { natsBus } from '@interlude/bus';
-import { createRuntime, epochOf, type GenerationEvent, idempotencyKeyOf, type Runtime } from '@interlude/core';
+import { createRuntime, type GenerationEvent, idempotencyKeyOf, type Runtime } from '@interlude/core';
+import { epochOf } from '@interlude/core/internal';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { defineReliabilityAgent } from '../support/reliability-agent.js';
 import { recordFigure } from '../support/reliability-figures.js';

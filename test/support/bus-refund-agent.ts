@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { type AgentBase, defineAgent, InputRequest, type ProviderAdapter, type Runtime, tool } from '@interlude/core';
+import { defineAgent, InputRequest, type ProviderAdapter, type Runtime, tool } from '@interlude/core';
+import type { AgentBase } from '@interlude/core/internal';
 import { type RecordedModelRequest, type ScriptedReply, scriptedProvider } from '@interlude/core/testing';
 import { z } from 'zod';
 

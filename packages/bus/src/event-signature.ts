@@ -1,4 +1,5 @@
-import { type CheckpointKeys, type GenerationEvent, TrustError } from '@interlude/core';
+import { type GenerationEvent, TrustError } from '@interlude/core';
+import type { CheckpointKeys } from '@interlude/core/internal';
 import { headers as createHeaders, type MsgHdrs } from '@nats-io/transport-node';
 import { MSG_ID_HEADER } from './jetstream-requests.js';
 

@@ -1,4 +1,5 @@
-import { type Bus, type CheckpointKeys, type TrustError, toEventFilter } from '@interlude/core';
+import type { Bus, TrustError } from '@interlude/core';
+import { type CheckpointKeys, toEventFilter } from '@interlude/core/internal';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createAvailability, DEFAULT_UNAVAILABLE_AFTER_MS, NOT_CONNECTED_YET } from './bus-availability.js';
 import { probeStreams, watchAvailability } from './bus-health.js';

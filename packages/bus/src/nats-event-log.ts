@@ -1,4 +1,5 @@
-import { type CheckpointKeys, epochOf, type GenerationEvent, latestEpochs, type TrustError } from '@interlude/core';
+import type { GenerationEvent, TrustError } from '@interlude/core';
+import { type CheckpointKeys, epochOf, latestEpochs } from '@interlude/core/internal';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { PayloadCodecError } from './codec/payload-codec-error.js';
 import type { PayloadSealer } from './codec/payload-sealer.js';

@@ -1,4 +1,5 @@
-import type { EventFilter, EventHandler, GenerationEvent, Subscription } from '@interlude/core';
+import type { EventFilter, GenerationEvent, Subscription } from '@interlude/core';
+import type { EventHandler } from '@interlude/core/internal';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { PayloadCodecError } from './codec/payload-codec-error.js';
 import type { PayloadSealer } from './codec/payload-sealer.js';

@@ -1,4 +1,4 @@
-import type { InputTimer, TimerQueue } from '@interlude/core';
+import type { InputTimer, TimerQueue } from '@interlude/core/internal';
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { headers as createHeaders, nanos } from '@nats-io/transport-node';
 import { type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';

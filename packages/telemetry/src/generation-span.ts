@@ -4,7 +4,7 @@ import type {
   GenerationTraceInfo,
   ModelCallTrace,
   ToolCallTrace,
-} from '@interlude/core';
+} from '@interlude/core/internal';
 import {
   type Attributes,
   type Context,
