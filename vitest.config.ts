@@ -42,6 +42,7 @@ const SERVER_TESTS = [
  */
 const SOAK_TESTS = [
   'test/bus/retention.test.ts',
+  'test/explorer/nats-explorer.test.ts',
   'test/reliability/{cluster,cluster-ops,connection-cuts,deadline-takeover,double-resumes,job-server-restarts,lapsed-holder,server-restarts,settle-old-pause,worker-crashes,worker-stalls}.test.ts',
 ];
 

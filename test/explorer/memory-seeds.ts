@@ -2,11 +2,8 @@ import { soakSize } from '../support/soak.js';
 
 /** `EXPLORER_SEED`: replay this one seed (in the first file only). */
 export const ONLY_SEED = process.env['EXPLORER_SEED'];
-/**
- * `EXPLORER_SCHEDULES`: memory schedules in all, split between two files. Default 300, and 2,000
- * in the long run (`INTERLUDE_SOAK=long`, test/README.md).
- */
-const SCHEDULES = Number(process.env['EXPLORER_SCHEDULES'] ?? soakSize({ short: 300, long: 2_000 }));
+/** `EXPLORER_SCHEDULES`: memory schedules in all (2,000; 20,000 with `INTERLUDE_SOAK=long`), split between two files. */
+const SCHEDULES = Number(process.env['EXPLORER_SCHEDULES'] ?? soakSize({ short: 2_000, long: 20_000 }));
 /** `EXPLORER_BASE_SEED`: the first seed (default 27,000,000); pick another to explore fresh schedules. */
 const BASE_SEED = Number(process.env['EXPLORER_BASE_SEED'] ?? 27_000_000);
 

@@ -26,13 +26,6 @@ export interface CheckpointKeys {
   signTagged(purpose: SignaturePurpose, data: string | Uint8Array): string;
   /** Checks a `<key_id>.<hex>` signature: `valid`, `unknown_key` (signed with a key not held) or `invalid`. */
   verifyTagged(purpose: SignaturePurpose, data: string | Uint8Array, tagged: string): TaggedVerdict;
-  /**
-   * Whether `signature` is the HMAC-SHA256 of `data` under any key, with no purpose label: how
-   * version 1 checkpoints were signed, before keys had ids.
-   */
-  verifyUnlabelled(data: string, signature: string): boolean;
-  /** The version 1 signature of `data` (no purpose label) under the signing key. */
-  signUnlabelled(data: string): string;
 }
 
 export type TaggedVerdict = 'valid' | 'unknown_key' | 'invalid';
@@ -81,13 +74,6 @@ export function createCheckpointKeys(value: string | readonly string[]): Checkpo
       const keyId = dot < 0 ? '' : tagged.slice(0, dot);
       if (!byId.has(keyId)) return dot < 0 ? 'invalid' : 'unknown_key';
       return keys.verify(purpose, data, keyId, tagged.slice(dot + 1)) ? 'valid' : 'invalid';
-    },
-    signUnlabelled: (data) => createHmac('sha256', signingKey).update(data).digest('hex'),
-    verifyUnlabelled(data, signature) {
-      for (const key of byId.values()) {
-        if (sameHex(signature, createHmac('sha256', key).update(data).digest())) return true;
-      }
-      return false;
     },
   };
   return keys;
