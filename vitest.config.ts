@@ -1,14 +1,100 @@
 import { defineConfig } from 'vitest/config';
 
+/** Every test of the repository; `pnpm test` runs them all, in the two tiers below. */
+const ALL_TESTS = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'test/**/*.test.ts'];
+const NOT_TESTS = ['**/node_modules/**', 'test/bench/**'];
+
+/**
+ * The tests that start something: the run's nats-server and PostgreSQL (`inject('natsUrl')`,
+ * `inject('postgresUrl')`), private servers and clusters, worker and demo processes, Chromium,
+ * `pnpm pack`. Everything else is the fast tier, which a setup file keeps from starting any
+ * process (test/support/fast-tier-guard.ts), so a test missing here fails there and says so.
+ */
+const SERVER_TESTS = [
+  'packages/bus/src/jetstream-requests.test.ts',
+  'packages/bus/src/job-consumer-loop.test.ts',
+  'packages/bus/src/nats-bus.test.ts',
+  'packages/bus/src/nats-job-queue.test.ts',
+  'packages/bus/src/sweep-acknowledged-jobs.test.ts',
+  'packages/bus/src/worker-stop.test.ts',
+  'test/bus/**/*.test.ts',
+  'test/context/postgres-*.test.ts',
+  'test/demo/**/*.test.ts',
+  'test/docs/pnpm-commands.test.ts',
+  // Starts nothing, but runs hundreds of schedules: kept out of the inner loop.
+  'test/explorer/**/*.test.ts',
+  'test/mcp/mcp-stdio.test.ts',
+  'test/package/**/*.test.ts',
+  // All of test/reliability but hostile-input and tampering, which start no process.
+  'test/reliability/!(hostile-input|tampering).test.ts',
+  'test/secrets/**/*.test.ts',
+  'test/support/**/*.test.ts',
+  'test/telemetry/cross-process-trace.test.ts',
+  'test/trust/**/*.test.ts',
+  'test/worker-process/**/*.test.ts',
+];
+
+/**
+ * The soak and fault tests: long runs of generations through kills, stalls, cuts, restarts and
+ * elections, timed against ack waits and leader elections. They start servers too, and run one
+ * file at a time after the rest, so no other test's load decides what they see. (hostile-input
+ * and tampering start no process: they are fast tests.)
+ */
+const SOAK_TESTS = [
+  'test/bus/retention.test.ts',
+  'test/explorer/nats-explorer.test.ts',
+  'test/reliability/{cluster,cluster-ops,connection-cuts,deadline-takeover,double-resumes,job-server-restarts,lapsed-holder,server-restarts,settle-old-pause,worker-crashes,worker-stalls}.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'test/bench/**'],
-    globalSetup: ['test/support/global-setup.ts'],
     // The suite is one deployment: every process it starts (workers, resumers, the demo) signs and
     // checks with this key, as a deployment's processes share INTERLUDE_CHECKPOINT_KEY.
     env: { INTERLUDE_CHECKPOINT_KEY: 'interlude-test-suite-checkpoint-key' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'fast',
+          include: ALL_TESTS,
+          exclude: [...NOT_TESTS, ...SERVER_TESTS, ...SOAK_TESTS],
+          setupFiles: ['test/support/fast-tier-guard.ts'],
+          // CPU-bound: one worker per core, each running many files on the modules it already
+          // loaded (importing the SDKs, zod and xstate again for every file cost more than the tests).
+          maxWorkers: 2,
+          isolate: false,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'servers',
+          include: SERVER_TESTS,
+          exclude: [...NOT_TESTS, ...SOAK_TESTS],
+          globalSetup: ['test/support/global-setup.ts'],
+          // A bound for hung tests, not a speed check: child processes start slowly on a loaded machine.
+          testTimeout: 60_000,
+          // Mostly waiting on servers, processes and the network: two files at once. (Three, on a
+          // shared 2-core machine, left child processes too slow to start within their bounds.)
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'soak',
+          include: SOAK_TESTS,
+          exclude: NOT_TESTS,
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 60_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
+        },
+      },
+    ],
   },
 });

@@ -1,4 +1,5 @@
-import { type AgentBase, defineAgent, type Runtime } from '@interlude/core';
+import { defineAgent, type Runtime } from '@interlude/core';
+import type { AgentBase } from '@interlude/core/internal';
 import { openaiChat } from '@interlude/providers/openai-chat';
 import { ticketMessage } from './refund-chat-responder.js';
 import { createRefundTools } from './refund-tools.js';

@@ -1,5 +1,6 @@
 import { ALL_STREAMS, BusUnavailableError, CLAIMS_STREAM, natsBus } from '@interlude/bus';
-import { type AgentBase, createRuntime, type Runtime } from '@interlude/core';
+import { createRuntime, type Runtime } from '@interlude/core';
+import type { AgentBase } from '@interlude/core/internal';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { type NatsCluster, startNatsCluster } from '../support/nats-cluster.js';

@@ -1,5 +1,6 @@
 import { memoryBus, natsBus, type PayloadCodec } from '@interlude/bus';
-import { type AgentBase, createRuntime, type ResumeInput, type Runtime } from '@interlude/core';
+import { createRuntime, type ResumeInput, type Runtime } from '@interlude/core';
+import type { AgentBase } from '@interlude/core/internal';
 import { openTelemetry } from '@interlude/telemetry';
 import { createInMemoryTracing, type InMemoryTracing } from '@interlude/telemetry/testing';
 import { type BareOptions, createBareSdkLoop } from './bare-sdk-loop.js';

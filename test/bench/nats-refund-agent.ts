@@ -1,11 +1,6 @@
-import {
-  type AgentBase,
-  defineAgent,
-  type ProviderAdapter,
-  type ProviderMessage,
-  type Runtime,
-  type ToolCall,
-} from '@interlude/core';
+import { defineAgent, type ProviderAdapter, type Runtime } from '@interlude/core';
+import type { AgentBase } from '@interlude/core/internal';
+import type { ProviderMessage, ToolCall } from '@interlude/core/provider';
 import { scriptedProvider } from '@interlude/core/testing';
 import { FINAL_TEXT } from './refund-chat-responder.js';
 import { createRefundTools, type SideEffectListener } from './refund-tools.js';

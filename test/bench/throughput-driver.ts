@@ -1,5 +1,6 @@
 import { natsBus } from '@interlude/bus';
-import { type AgentBase, createRuntime, type Runtime } from '@interlude/core';
+import { createRuntime, type Runtime } from '@interlude/core';
+import type { AgentBase } from '@interlude/core/internal';
 import { defineNatsRefundAgent } from './nats-refund-agent.js';
 import { FINAL_TEXT } from './refund-chat-responder.js';
 import { expectScenario } from './scenario-error.js';

@@ -1,6 +1,7 @@
 import { BusConnectionError, BusUnavailableError, EVENTS_STREAM, natsBus } from '@interlude/bus';
 import { sampleEvent } from '@interlude/bus/testing';
-import type { Bus, BusHealth } from '@interlude/core';
+import type { Bus } from '@interlude/core';
+import type { BusHealth } from '@interlude/core/internal';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';

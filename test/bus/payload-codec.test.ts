@@ -1,14 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { aesGcmCodec, type NatsBusOptions, natsBus, PayloadCodecError } from '@interlude/bus';
 import { sampleCheckpoint, sampleClaim, sampleEvent, sampleJob, uniqueId } from '@interlude/bus/testing';
-import {
-  type Bus,
-  type Checkpoint,
-  createCheckpointKeys,
-  type GenerationEvent,
-  type Job,
-  PayloadTooLargeError,
-} from '@interlude/core';
+import type { Bus, Checkpoint, GenerationEvent } from '@interlude/core';
+import { createCheckpointKeys, type Job, PayloadTooLargeError } from '@interlude/core/internal';
 import { secretFormsIn } from '@interlude/core/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';

@@ -1,5 +1,6 @@
 import { CHECKPOINT_STREAM, EVENTS_STREAM, EventsExpiredError, natsBus, PENDING_STREAM } from '@interlude/bus';
-import { type AgentBase, createRuntime, defineAgent, InputRequest, type Runtime, tool } from '@interlude/core';
+import { createRuntime, defineAgent, InputRequest, type Runtime, tool } from '@interlude/core';
+import type { AgentBase } from '@interlude/core/internal';
 import { scriptedProvider } from '@interlude/core/testing';
 import { jetstreamManager, type StreamInfo } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -7,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type ConfiguredNats, scratchDirectory, startConfiguredNats } from '../support/configured-nats.js';
 import { recordFigure } from '../support/reliability-figures.js';
+import { soakSize } from '../support/soak.js';
 
-/** As many generations as the issue measured storage over. */
-const GENERATIONS = 10_000;
-/** The event log's limit in this test: small, so these generations outgrow it many times over. */
+/** Run twenty at a time; the long run goes as far as the issue measured storage over. */
+const GENERATIONS = soakSize({ short: 2_000, long: 10_000 });
+/** The event log's limit in this test: small, so these generations outgrow it many times over (20 in the default run). */
 const EVENT_MAX_BYTES = 512 * 1024;
 
 let server: ConfiguredNats;

@@ -1,6 +1,7 @@
 import { natsBus } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
-import { createRuntime, defineAgent, FILTERED, InputRequest, ResumeError, tool } from '@interlude/core';
+import { createRuntime, defineAgent, InputRequest, ResumeError, tool } from '@interlude/core';
+import { FILTERED } from '@interlude/core/internal';
 import { scriptedProvider } from '@interlude/core/testing';
 import { connect } from '@nats-io/transport-node';
 import { describe, expect, inject, it } from 'vitest';

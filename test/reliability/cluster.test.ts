@@ -12,9 +12,11 @@ import { recordFigure } from '../support/reliability-figures.js';
 import { startFleet } from '../support/reliability-fleet.js';
 import { createLedger, type Ledger } from '../support/reliability-ledger.js';
 import { readThroughElections, waitUntil } from '../support/reliability-wait.js';
+import { soakSize } from '../support/soak.js';
 
-const PAIRS = 300;
-const GENERATIONS = 60;
+/** Pairs run ten at a time. */
+const PAIRS = soakSize({ short: 80, long: 300 });
+const GENERATIONS = soakSize({ short: 36, long: 60 });
 
 let cluster: NatsCluster;
 let ledger: Ledger & { drop(): Promise<void> };

@@ -8,10 +8,11 @@ import { CANARY, defineReliabilityAgent } from '../support/reliability-agent.js'
 import { recordFigure } from '../support/reliability-figures.js';
 import { countByCall, createLedger, type Ledger } from '../support/reliability-ledger.js';
 import { seededRandom, waitUntil } from '../support/reliability-wait.js';
+import { soakSize } from '../support/soak.js';
 
-const GENERATIONS = 400;
+const GENERATIONS = soakSize({ short: 160, long: 400 });
 const IN_FLIGHT = 24;
-const CUTS = 12;
+const CUTS = soakSize({ short: 6, long: 12 });
 const QUEUE = 'cuts';
 const seed = Number(process.env['INTERLUDE_RELIABILITY_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
 

@@ -12,8 +12,9 @@ import { spanText } from '../support/reliability-canary.js';
 import { recordFigure } from '../support/reliability-figures.js';
 import { countByCall, createLedger, type Ledger } from '../support/reliability-ledger.js';
 import { startWireTap, type WireTap } from '../support/reliability-wire-tap.js';
+import { soakSize } from '../support/soak.js';
 
-const PAIRS = 500;
+const PAIRS = soakSize({ short: 120, long: 500 });
 
 let directory: string;
 let ledger: Ledger & { drop(): Promise<void> };

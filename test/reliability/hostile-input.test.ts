@@ -1,11 +1,13 @@
-import { type Checkpoint, type GenerationResponse, ResumeError, type ResumeErrorCode } from '@interlude/core';
+import { type Checkpoint, type GenerationResponse, ResumeError } from '@interlude/core';
+import type { ResumeErrorCode } from '@interlude/core/internal';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFigure } from '../support/reliability-figures.js';
 import { createHostileDesk, pausedHostileCheckpoint, VALID_ANSWERS } from '../support/reliability-hostile-desk.js';
 import { hostileAnswers, hostileCheckpoint } from '../support/reliability-mutations.js';
+import { soakSize } from '../support/soak.js';
 
-const RUNS = 10_000;
+const RUNS = soakSize({ short: 1_500, long: 10_000 });
 const CODES: ReadonlySet<ResumeErrorCode> = new Set<ResumeErrorCode>([
   'invalid_checkpoint',
   'unsupported_version',

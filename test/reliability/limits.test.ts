@@ -1,6 +1,7 @@
 import { createWorker, JOBS_STREAM, jobSubject, natsBus, type Worker } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
-import { createRuntime, defineAgent, type JobOutcome, type Runtime, tool } from '@interlude/core';
+import { createRuntime, defineAgent, type Runtime, tool } from '@interlude/core';
+import type { JobOutcome } from '@interlude/core/internal';
 import { scriptedProvider } from '@interlude/core/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, headers } from '@nats-io/transport-node';

@@ -1,11 +1,11 @@
 import {
   type Checkpoint,
-  createMemoryBus,
   createRuntime,
   type GenerationResponse,
   type GenerationStream,
   ProviderError,
 } from '@interlude/core';
+import { createMemoryBus } from '@interlude/core/internal';
 import { createWireServer, type WireServer } from '@interlude/providers/testing';
 import { openTelemetry } from '@interlude/telemetry';
 import { createInMemoryTracing } from '@interlude/telemetry/testing';

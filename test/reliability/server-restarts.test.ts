@@ -17,11 +17,12 @@ import { recordFigure } from '../support/reliability-figures.js';
 import { countByCall, createLedger, type Ledger } from '../support/reliability-ledger.js';
 import { waitUntil } from '../support/reliability-wait.js';
 import { startWireTap, type WireTap } from '../support/reliability-wire-tap.js';
+import { soakSize } from '../support/soak.js';
 
-const GENERATIONS = 500;
+const GENERATIONS = soakSize({ short: 150, long: 500 });
 const IN_FLIGHT = 25;
-/** Completed generations at which the server is killed; it comes back after `DOWN_MS`. */
-const KILL_AT = [150, 330];
+/** Completed generations at which the server is killed (30 % and 66 % of the run); it comes back after `DOWN_MS`. */
+const KILL_AT = [Math.floor(GENERATIONS * 0.3), Math.floor(GENERATIONS * 0.66)];
 const DOWN_MS = 500;
 
 let storeDirectory: string;

@@ -11,10 +11,11 @@ import { createLedger, type Ledger } from '../support/reliability-ledger.js';
 import { superviseWorkers } from '../support/reliability-supervisor.js';
 import { seededRandom, waitUntil } from '../support/reliability-wait.js';
 import { startWireTap } from '../support/reliability-wire-tap.js';
+import { soakSize } from '../support/soak.js';
 
-const GENERATIONS = 100;
-const CRASHES_PER_POINT = 5;
-const RANDOM_KILLS = 4;
+const GENERATIONS = soakSize({ short: 50, long: 100 });
+const CRASHES_PER_POINT = soakSize({ short: 2, long: 5 });
+const RANDOM_KILLS = soakSize({ short: 3, long: 4 });
 const POINTS: CrashPoint[] = ['before_tool', 'after_tool', 'before_ack'];
 const seed = Number(process.env['INTERLUDE_RELIABILITY_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
 

@@ -1,18 +1,22 @@
 import { natsBus } from '@interlude/bus';
-import { createRuntime, epochOf, type GenerationEvent, idempotencyKeyOf, type Runtime } from '@interlude/core';
+import { createRuntime, type GenerationEvent, idempotencyKeyOf, type Runtime } from '@interlude/core';
+import { epochOf } from '@interlude/core/internal';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { defineReliabilityAgent } from '../support/reliability-agent.js';
 import { recordFigure } from '../support/reliability-figures.js';
 import { startFleet } from '../support/reliability-fleet.js';
 import { countByCall, createLedger, type Ledger } from '../support/reliability-ledger.js';
 import { waitUntil } from '../support/reliability-wait.js';
+import { soakSize } from '../support/soak.js';
 
 /** Short, so a stall outlasts it quickly; heartbeats (a third of it) keep every healthy job alive. */
 const ACK_WAIT_MS = 1_000;
 /** Resumes started together: two of the three workers stall, the third takes their runs over. */
 const BATCH = 2;
-/** Fewer than the SIGSTOP trials: each keeps a core busy for three ack waits on a shared machine. */
-const CPU_TRIALS = 4;
+/** Trials of each kind. Fewer CPU-bound ones: each keeps a core busy for three ack waits on a shared machine. */
+const STOP_TRIALS = soakSize({ short: 8, long: 20 });
+const IDEMPOTENT_TRIALS = soakSize({ short: 4, long: 6 });
+const CPU_TRIALS = soakSize({ short: 3, long: 4 });
 
 let ledger: Ledger & { drop(): Promise<void> };
 let runtime: Runtime;
@@ -159,9 +163,12 @@ async function bodiesRun(generationIds: readonly string[]) {
 }
 
 describe('workers stalled inside a tool past the ack wait, among 3 worker processes', () => {
-  it('20 trials of SIGSTOP then SIGCONT inside issue_refund: no refund runs twice; each stalled call ends as one run or as the outcome-unknown question', async () => {
-    const { generationIds, operator, ends, stopped, fencedRuns } = await runStallTrials({ trials: 20, stall: 'stop' });
-    expect(stopped).toHaveLength(20);
+  it(`${STOP_TRIALS} trials of SIGSTOP then SIGCONT inside issue_refund: no refund runs twice; each stalled call ends as one run or as the outcome-unknown question`, async () => {
+    const { generationIds, operator, ends, stopped, fencedRuns } = await runStallTrials({
+      trials: STOP_TRIALS,
+      stall: 'stop',
+    });
+    expect(stopped).toHaveLength(STOP_TRIALS);
     // 0 double runs: every refund (and lookup) body ran exactly once, the stalled ones included.
     expect(await bodiesRun(generationIds)).toEqual(generationIds.map(() => ({ lookup: 1, refund: 1 })));
     // Each stalled call: one run reused (its holder woke before the takeover read the log), or the
@@ -174,7 +181,7 @@ describe('workers stalled inside a tool past the ack wait, among 3 worker proces
     expect(operator.reruns).toEqual([]);
     expect(fencedRuns).toBe(ends.filter((end) => end.takenOver).length);
     recordFigure('worker_stalls_sigstop', {
-      trials: 20,
+      trials: STOP_TRIALS,
       workers: 3,
       ackWaitMs: ACK_WAIT_MS,
       takenOver: ends.filter((end) => end.takenOver).length,
@@ -186,7 +193,7 @@ describe('workers stalled inside a tool past the ack wait, among 3 worker proces
 
   it('the idempotent variant runs again on the takeover and says so (attempt 2, outcome_unknown); its idempotency key applies it once', async () => {
     const { generationIds, operator, ends, fencedRuns } = await runStallTrials({
-      trials: 6,
+      trials: IDEMPOTENT_TRIALS,
       stall: 'stop',
       idempotent: true,
     });
@@ -206,7 +213,7 @@ describe('workers stalled inside a tool past the ack wait, among 3 worker proces
       generationIds.map((generationId) => idempotencyKeyOf(generationId, 'call_refund')).sort(),
     );
     recordFigure('worker_stalls_idempotent', {
-      trials: 6,
+      trials: IDEMPOTENT_TRIALS,
       takenOver: taken.length,
       rerunsAnnounced: taken.length,
       fencedRuns,

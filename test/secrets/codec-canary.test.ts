@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { aesGcmCodec, PAYLOAD_KEY_VARIABLE } from '@interlude/bus';
-import { FILTERED } from '@interlude/core';
+import { FILTERED } from '@interlude/core/internal';
 import { secretFormsIn } from '@interlude/core/testing';
 import { expect, inject, it } from 'vitest';
 import {

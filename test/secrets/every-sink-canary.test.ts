@@ -1,4 +1,4 @@
-import { FILTERED } from '@interlude/core';
+import { FILTERED } from '@interlude/core/internal';
 import { secretFormsIn } from '@interlude/core/testing';
 import { expect, inject, it } from 'vitest';
 import {

@@ -1,6 +1,7 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { type AgentBase, defineAgent, InputRequest, type ProviderAdapter, type Runtime, tool } from '@interlude/core';
+import { defineAgent, InputRequest, type ProviderAdapter, type Runtime, tool } from '@interlude/core';
+import type { AgentBase } from '@interlude/core/internal';
 import { type RecordedModelRequest, type ScriptedReply, scriptedProvider } from '@interlude/core/testing';
 import { z } from 'zod';
 
@@ -25,7 +26,7 @@ export interface RefundAgentOptions {
   sideEffectsFile: string;
   /** Hang forever on the model call that follows the refund, after writing `stalled` to this file. */
   stallFile?: string;
-  /** Each model call appends a line here as it starts, so a test knows a job is under way. */
+  /** Each model call appends a line here as it starts (`call <pid>`), so a test knows a job is under way. */
   modelCallsFile?: string;
   /** Wait this long before each model answer, so a generation takes time to run. */
   modelDelayMs?: number;
@@ -35,8 +36,31 @@ export interface RefundAgentOptions {
   name?: string;
   /** The refund question expires this long after it is asked, approved then (`onExpiry: { answer: true }`). */
   approveAfterMs?: number;
+  /**
+   * The first refund body to get here, across processes (the one that creates `file`), prints
+   * `holding <generation_id>` before its side effect and waits there: for good (`killed`, for a
+   * SIGKILL), or until `<file>.go` exists (`continued`: the test SIGSTOPs the process, writes it,
+   * then SIGCONTs), then refunds.
+   */
+  holdRefund?: { file: string; until: 'killed' | 'continued' };
+  /** Declares `issue_refund` idempotent: run again, not asked about, after an unknown outcome. */
+  refundIdempotent?: boolean;
   /** With `approveAfterMs`: the question expires unanswered instead (no `onExpiry` answer). */
   expireUnanswered?: boolean;
+}
+
+/** Holds the first refund body that gets here, as `holdRefund` says; every later one goes on. */
+async function holdFirstRefund(hold: RefundAgentOptions['holdRefund'], generationId: string): Promise<void> {
+  if (hold === undefined) return;
+  try {
+    writeFileSync(hold.file, `${process.pid}\n`, { flag: 'wx' });
+  } catch {
+    return; // another body was held already
+  }
+  console.log(`holding ${generationId}`);
+  if (hold.until === 'killed') await new Promise(() => undefined);
+  // Until the test, having stopped and continued this process, writes `<file>.go`.
+  while (!existsSync(`${hold.file}.go`)) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 function hasToolResultFor(request: RecordedModelRequest, toolCallId: string): boolean {
@@ -68,7 +92,7 @@ function refundModel(options: RefundAgentOptions): ProviderAdapter {
   return {
     ...scripted,
     async call(request, callOptions) {
-      if (options.modelCallsFile !== undefined) appendFileSync(options.modelCallsFile, 'call\n');
+      if (options.modelCallsFile !== undefined) appendFileSync(options.modelCallsFile, `call ${process.pid}\n`);
       if (options.modelDelayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, options.modelDelayMs));
       const afterRefund = JSON.stringify(request.messages).includes('"tool_use_id":"call_refund"');
       if (options.stallFile !== undefined && afterRefund) {
@@ -103,6 +127,7 @@ export function defineRefundAgent(runtime: Runtime, options: RefundAgentOptions)
     name: 'issue_refund',
     description: 'Refund part of an order',
     input: z.object({ order_id: z.number(), amount: z.number() }),
+    idempotent: options.refundIdempotent === true,
     async run({ order_id, amount }, context) {
       if (context.answer === undefined) {
         const expiry = options.approveAfterMs === undefined ? {} : { expiresIn: options.approveAfterMs };
@@ -112,6 +137,7 @@ export function defineRefundAgent(runtime: Runtime, options: RefundAgentOptions)
             options.expireUnanswered !== true && { onExpiry: { answer: true } }),
         });
       }
+      await holdFirstRefund(options.holdRefund, context.generationId);
       record('issue_refund', context.generationId);
       return { refunded: amount };
     },

@@ -1,4 +1,5 @@
-import { type Bus, epochOf, type GenerationEvent } from '@interlude/core';
+import type { Bus, GenerationEvent } from '@interlude/core';
+import { epochOf } from '@interlude/core/internal';
 import { expect } from 'vitest';
 import { rawStoredEvents } from './bus-raw-log.js';
 

@@ -15,9 +15,17 @@ declare module 'vitest' {
   }
 }
 
-let server: ChildProcess | undefined;
-let storeDir: string | undefined;
-let postgres: PrivatePostgres | undefined;
+/** The servers of this run, and how many projects (tiers) use them. */
+interface RunServers {
+  started: Promise<{ natsUrl: string; postgresUrl: string }>;
+  stop(): Promise<void>;
+  users: number;
+}
+
+// Each vitest project loads this file on its own; both server tiers share one pair of servers
+// through the main process's global object.
+const RUN_SERVERS = Symbol.for('interlude.test.run-servers');
+const holder = globalThis as { [RUN_SERVERS]?: RunServers };
 
 /**
  * Starts one private nats-server (JetStream, random port) for the whole run, and a private
@@ -25,23 +33,50 @@ let postgres: PrivatePostgres | undefined;
  * machine's shared servers and leave nothing behind. Fails loudly when either cannot start.
  */
 export async function setup(project: TestProject): Promise<void> {
-  storeDir = await mkdtemp(join(tmpdir(), 'interlude-nats-'));
-  const configuredPostgres = process.env['INTERLUDE_POSTGRES_URL'] || undefined;
-  const [nats, postgresUrl] = await Promise.all([startNatsServer(storeDir), configuredPostgres ?? startPostgres()]);
-  server = nats.process;
-  project.provide('natsUrl', nats.url);
+  holder[RUN_SERVERS] ??= startRunServers();
+  const servers = holder[RUN_SERVERS];
+  servers.users += 1;
+  const { natsUrl, postgresUrl } = await servers.started;
+  project.provide('natsUrl', natsUrl);
   project.provide('postgresUrl', postgresUrl);
 }
 
-async function startPostgres(): Promise<string> {
-  postgres = await startPrivatePostgres();
-  return postgres.url;
+export async function teardown(): Promise<void> {
+  const servers = holder[RUN_SERVERS];
+  if (servers === undefined) return;
+  servers.users -= 1;
+  if (servers.users > 0) return;
+  delete holder[RUN_SERVERS];
+  await servers.stop();
 }
 
-export async function teardown(): Promise<void> {
-  server?.kill('SIGTERM');
-  await postgres?.stop();
-  if (storeDir !== undefined) await rm(storeDir, { recursive: true, force: true });
+function startRunServers(): RunServers {
+  let server: ChildProcess | undefined;
+  let storeDir: string | undefined;
+  let postgres: PrivatePostgres | undefined;
+  const started = (async () => {
+    storeDir = await mkdtemp(join(tmpdir(), 'interlude-nats-'));
+    const configuredPostgres = process.env['INTERLUDE_POSTGRES_URL'] || undefined;
+    const [nats, postgresUrl] = await Promise.all([
+      startNatsServer(storeDir),
+      configuredPostgres ??
+        startPrivatePostgres().then((started) => {
+          postgres = started;
+          return started.url;
+        }),
+    ]);
+    server = nats.process;
+    return { natsUrl: nats.url, postgresUrl };
+  })();
+  return {
+    started,
+    users: 0,
+    async stop() {
+      server?.kill('SIGTERM');
+      await postgres?.stop();
+      if (storeDir !== undefined) await rm(storeDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface StartedNatsServer {

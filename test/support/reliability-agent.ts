@@ -1,4 +1,5 @@
-import { type AgentBase, defineAgent, InputRequest, type ProviderAdapter, type Runtime, tool } from '@interlude/core';
+import { defineAgent, InputRequest, type ProviderAdapter, type Runtime, tool } from '@interlude/core';
+import type { AgentBase } from '@interlude/core/internal';
 import { type RecordedModelRequest, type ScriptedReply, scriptedProvider } from '@interlude/core/testing';
 import { z } from 'zod';
 import type { Ledger } from './reliability-ledger.js';

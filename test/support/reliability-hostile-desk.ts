@@ -1,12 +1,5 @@
-import {
-  type Checkpoint,
-  createMemoryBus,
-  createRuntime,
-  defineAgent,
-  InputRequest,
-  type Tool,
-  tool,
-} from '@interlude/core';
+import { type Checkpoint, createRuntime, defineAgent, InputRequest, type Tool, tool } from '@interlude/core';
+import { createMemoryBus } from '@interlude/core/internal';
 import { type ScriptedProvider, scriptedProvider } from '@interlude/core/testing';
 import { z } from 'zod';
 

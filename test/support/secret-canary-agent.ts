@@ -63,9 +63,15 @@ export function defineVaultAgent(options: {
     input: z.object({}),
     run: () => {
       const { token, key } = held();
-      throw new Error(`verification refused ${JSON.stringify(inText(token))}`, {
-        cause: new Error(`upstream saw key ${JSON.stringify(inText(key))}`),
-      });
+      throw new AggregateError(
+        [
+          new Error(`verification refused ${JSON.stringify(inText(token))}`, {
+            cause: new Error(`upstream saw key ${JSON.stringify(inText(key))}`),
+          }),
+          errorShapesHolding(token),
+        ],
+        'verification failed',
+      );
     },
   });
   const chooseAccount = tool({
@@ -120,13 +126,29 @@ export function defineVaultAgent(options: {
 }
 
 /**
- * Every form but the split one: written into one text, the two halves are no longer adjacent
- * strings but pieces of text apart, which scrubbing does not recognise as the secret (see the
- * README's list of what is not scrubbed).
+ * An error that holds the secret where instrumented clients put things: a symbol-keyed and a
+ * non-enumerable field, a `Map` of headers, and a cause 7 levels down.
+ */
+function errorShapesHolding(secret: string): Error {
+  let deepest = new Error(`deepest cause: ${secret}`);
+  for (let level = 7; level > 0; level -= 1) deepest = new Error(`level ${level}`, { cause: deepest });
+  const error = Object.assign(new Error('request failed', { cause: deepest }), {
+    [Symbol('request')]: { token: secret },
+    headers: new Map([
+      ['x-request-id', 'r-1'],
+      ['authorization', `Bearer ${secret}`],
+    ]),
+  });
+  return Object.defineProperty(error, 'config', { value: { auth: secret }, enumerable: false });
+}
+
+/**
+ * Every form but the split ones: written into one text, the halves are no longer strings side by
+ * side but pieces of text apart, which scrubbing does not recognise as the secret (see the core
+ * README's list of what is not found).
  */
 function inText(secret: string): Record<string, unknown> {
-  const { split_start: _start, split_end: _end, ...forms } = secretInEveryForm(secret);
-  return forms;
+  return Object.fromEntries(Object.entries(secretInEveryForm(secret)).filter(([name]) => !name.startsWith('split_')));
 }
 
 /** One Messages API response calling tools, as the wire server sends it. */

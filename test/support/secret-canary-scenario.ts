@@ -214,16 +214,13 @@ function leakyRefusal(secret: { token: string; key: string }): string {
   return `prompt rejected: token ${secret.token}, header Basic ${base64}, key ${encodeURIComponent(secret.key)}`;
 }
 
-/** Everything an error shows: message, stack, how it prints, its fields, and the same of each cause. */
+/**
+ * Everything an error shows: message, stack, how it prints (hidden fields, symbol keys, getters,
+ * `Map` and `Set` entries, at any depth), its fields, and the same of each cause.
+ */
 function errorText(error: unknown, depth = 0): string {
-  if (!(error instanceof Error) || depth > 5) return inspect(error, { depth: 8 });
+  const printed = inspect(error, { depth: Number.POSITIVE_INFINITY, showHidden: true, getters: true });
+  if (!(error instanceof Error) || depth > 20) return printed;
   const fields = JSON.stringify(Object.fromEntries(Object.entries(error)));
-  return [
-    error.message,
-    error.stack,
-    String(error),
-    fields,
-    inspect(error, { depth: 8 }),
-    errorText(error.cause, depth + 1),
-  ].join('\n');
+  return [error.message, error.stack, String(error), fields, printed, errorText(error.cause, depth + 1)].join('\n');
 }

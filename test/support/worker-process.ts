@@ -1,5 +1,5 @@
 import type { Worker } from '@interlude/bus';
-import type { Job, JobOutcome } from '@interlude/core';
+import type { Job, JobOutcome } from '@interlude/core/internal';
 
 /**
  * A setting a worker script cannot run without, read from its environment: the test that starts

@@ -3,13 +3,12 @@ import {
   type Checkpoint,
   createRuntime,
   type GenerationEvent,
-  type JobOutcome,
-  newGenerationId,
   ResumeError,
   type Runtime,
   rebuildCheckpoint,
   TrustError,
 } from '@interlude/core';
+import { type JobOutcome, newGenerationId } from '@interlude/core/internal';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, headers as createHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

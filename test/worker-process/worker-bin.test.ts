@@ -1,5 +1,6 @@
 import { natsBus, WORKER_METRICS } from '@interlude/bus';
-import { type AgentBase, createRuntime, type Runtime } from '@interlude/core';
+import { createRuntime, type Runtime } from '@interlude/core';
+import type { AgentBase } from '@interlude/core/internal';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type OtlpReceiver, type ReceivedMetricPoint, startOtlpReceiver } from '../support/otlp-receiver.js';
 import { defineReliabilityAgent } from '../support/reliability-agent.js';

@@ -1,4 +1,4 @@
-import type { BusHealth } from '@interlude/core';
+import type { BusHealth } from '@interlude/core/internal';
 import { BusUnavailableError } from './bus-unavailable-error.js';
 import { isTransientNatsError } from './retry.js';
 

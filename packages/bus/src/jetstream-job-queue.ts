@@ -5,7 +5,7 @@ import {
   type JobHandler,
   type JobQueue,
   PayloadTooLargeError,
-} from '@interlude/core';
+} from '@interlude/core/internal';
 import { AckPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { headers as createHeaders, type NatsConnection, nanos } from '@nats-io/transport-node';
 import type { PayloadSealer } from './codec/payload-sealer.js';

@@ -1,4 +1,4 @@
-import { PayloadTooLargeError } from '@interlude/core';
+import { PayloadTooLargeError } from '@interlude/core/internal';
 import { JetStreamApiError } from '@nats-io/jetstream';
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { watchConnectionStatus } from './connection-status.js';

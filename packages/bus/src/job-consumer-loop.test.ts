@@ -1,4 +1,4 @@
-import type { Job, JobHandler } from '@interlude/core';
+import type { Job, JobHandler } from '@interlude/core/internal';
 import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createJetStreamRequests } from './jetstream-requests.js';

@@ -1,14 +1,14 @@
+import { InterludeError } from '@interlude/core';
 import {
   createStopBound,
   type DeadLetter,
-  InterludeError,
   type Job,
   type JobConsumer,
   type JobDelivery,
   type JobHandler,
   nestsDeeperThan,
   tooManyDeliveries,
-} from '@interlude/core';
+} from '@interlude/core/internal';
 import { createInbox, type Msg, type NatsConnection, nanos, type Subscription } from '@nats-io/transport-node';
 import { watchConnectionStatus } from './connection-status.js';
 import type { JetStreamRequests } from './jetstream-requests.js';

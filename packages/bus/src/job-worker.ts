@@ -1,4 +1,5 @@
-import type { Bus, JobConsumer, JobConsumerStopOptions, JobHandler } from '@interlude/core';
+import type { Bus } from '@interlude/core';
+import type { JobConsumer, JobConsumerStopOptions, JobHandler } from '@interlude/core/internal';
 
 /** A running worker. */
 export interface Worker {

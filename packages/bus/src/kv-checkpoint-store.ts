@@ -1,4 +1,4 @@
-import type { CheckpointStore } from '@interlude/core';
+import type { CheckpointStore } from '@interlude/core/internal';
 import type { PayloadSealer } from './codec/payload-sealer.js';
 import { type CheckpointRecord, openCheckpointRecord, sealCheckpointRecord } from './codec/sealed-records.js';
 import type { JetStreamRequests } from './jetstream-requests.js';

@@ -1,6 +1,7 @@
-import { type Bus, createMemoryBus, type MemoryBusOptions } from '@interlude/core';
+import type { Bus } from '@interlude/core';
+import { createMemoryBus, type MemoryBusOptions } from '@interlude/core/internal';
 
-export type { MemoryBusOptions } from '@interlude/core';
+export type { MemoryBusOptions } from '@interlude/core/internal';
 
 /**
  * The embedded bus: one process, no server, the default of every runtime. It is core's

@@ -1,4 +1,5 @@
-import { type Bus, type CheckpointKeys, type TrustError, toEventFilter } from '@interlude/core';
+import type { Bus, TrustError } from '@interlude/core';
+import { type CheckpointKeys, toEventFilter } from '@interlude/core/internal';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createAvailability, DEFAULT_UNAVAILABLE_AFTER_MS, NOT_CONNECTED_YET } from './bus-availability.js';
 import { probeStreams, watchAvailability } from './bus-health.js';
@@ -195,7 +196,8 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
       return availability.current();
     },
 
-    timers: createNatsTimerQueue(() => ready, retry, onError),
+    // A due timer is the delivery of its expiry job: it lapses, and is handed on, as a job does.
+    timers: createNatsTimerQueue(() => ready, options.jobAckWaitMs ?? 30_000, retry, onError),
 
     pending: createNatsPendingIndex(() => ready, retry, sealer, onError),
 

@@ -1,4 +1,4 @@
-import type { ClaimLog, ClaimRecord, ClaimSlot } from '@interlude/core';
+import type { ClaimLog, ClaimRecord, ClaimSlot } from '@interlude/core/internal';
 import { JetStreamApiError } from '@nats-io/jetstream';
 import { headers as createHeaders } from '@nats-io/transport-node';
 import type { PayloadSealer } from './codec/payload-sealer.js';

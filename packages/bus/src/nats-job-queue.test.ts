@@ -1,4 +1,4 @@
-import type { Job, JobDelivery } from '@interlude/core';
+import type { Job, JobDelivery } from '@interlude/core/internal';
 import { describe, expect, inject, it } from 'vitest';
 import { startJobWorker } from './job-worker.js';
 import { gate } from './test-support/gate.js';

@@ -1,4 +1,4 @@
-import type { PendingIndex, PendingRecord } from '@interlude/core';
+import type { PendingIndex, PendingRecord } from '@interlude/core/internal';
 import type { KV } from '@nats-io/kv';
 import type { PayloadSealer } from './codec/payload-sealer.js';
 import { openPendingRecord, sealPendingRecord } from './codec/sealed-records.js';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BusHealth } from '@interlude/core';
+import type { BusHealth } from '@interlude/core/internal';
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import { type ConnectionOptions, connect, type NatsConnection } from '@nats-io/transport-node';

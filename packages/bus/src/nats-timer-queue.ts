@@ -1,4 +1,4 @@
-import type { InputTimer, TimerQueue } from '@interlude/core';
+import type { InputTimer, TimerQueue } from '@interlude/core/internal';
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { headers as createHeaders, nanos } from '@nats-io/transport-node';
 import { type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
@@ -8,8 +8,6 @@ import { TIMERS_STREAM, TIMERS_SUBJECT_ROOT, timerConsumerName, timerSubject } f
 
 /** A timer whose handler failed is offered again this much later. */
 const RETRY_DELAY_MS = 5_000;
-/** A delivery's lease: a worker that dies holding a due timer hands it on after this. */
-const ACK_WAIT_MS = 30_000;
 /** The longest a not-yet-due timer is put back for at once (it is looked at again then). */
 const LONGEST_WAIT_MS = 60 * 60 * 1_000;
 
@@ -20,11 +18,13 @@ const LONGEST_WAIT_MS = 60 * 60 * 1_000;
  * (`interlude_timers_<agent>`) and put back a timer that is
  * not due yet with a delayed negative acknowledgement, until it is; a due one is handed to the
  * handler and acknowledged (removed) once the handler resolved, heartbeats keeping it meanwhile.
- * A worker that dies holding it hands it on after the ack wait; a handler that rejects gets it
- * again five seconds later.
+ * A worker that dies holding it (or stalls, sending no heartbeat) hands it on after `ackWaitMs`,
+ * the jobs' ack wait, since meeting the deadline is a job; a handler that rejects gets it again
+ * five seconds later.
  */
 export function createNatsTimerQueue(
   resources: () => Promise<{ requests: JetStreamRequests; client: JetStreamClient; manager: JetStreamManager }>,
+  ackWaitMs: number,
   retry: RetryOptions,
   onError: (error: unknown, context: string) => void,
 ): TimerQueue {
@@ -52,23 +52,31 @@ export function createNatsTimerQueue(
     },
   };
 
+  /** The agent's durable consumer, made, or updated when it has another ack wait. */
+  async function ensureTimerConsumer(manager: JetStreamManager, agent: string): Promise<void> {
+    const durable = timerConsumerName(agent);
+    const wanted = { ack_wait: nanos(ackWaitMs), max_deliver: -1 };
+    try {
+      const info = await manager.consumers.info(TIMERS_STREAM, durable);
+      if (info.config.ack_wait !== wanted.ack_wait) await manager.consumers.update(TIMERS_STREAM, durable, wanted);
+    } catch (error) {
+      if (!(error instanceof Error) || error.name !== 'ConsumerNotFoundError') throw error;
+      await manager.consumers.add(TIMERS_STREAM, {
+        durable_name: durable,
+        filter_subject: `${TIMERS_SUBJECT_ROOT}.${agent}.*`,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        // Timers put back until due stay outstanding: room for many.
+        max_ack_pending: 100_000,
+        ...wanted,
+      });
+    }
+  }
+
   async function consumeAgent(agent: string, handler: (timer: InputTimer) => Promise<void>) {
     const { client, manager } = await resources();
     const durable = timerConsumerName(agent);
-    await retryTransient(
-      () =>
-        manager.consumers.add(TIMERS_STREAM, {
-          durable_name: durable,
-          filter_subject: `${TIMERS_SUBJECT_ROOT}.${agent}.*`,
-          ack_policy: AckPolicy.Explicit,
-          deliver_policy: DeliverPolicy.All,
-          ack_wait: nanos(ACK_WAIT_MS),
-          max_deliver: -1,
-          // Timers put back until due stay outstanding: room for many.
-          max_ack_pending: 100_000,
-        }),
-      retry,
-    );
+    await retryTransient(() => ensureTimerConsumer(manager, agent), retry);
     const consumer = await client.consumers.get(TIMERS_STREAM, durable);
     const messages = await consumer.consume({ max_messages: 100 });
     const inFlight = new Set<Promise<void>>();
@@ -94,7 +102,7 @@ export function createNatsTimerQueue(
         }
         // Met beside the others (a deadline's resume runs a whole turn of a generation), the timer
         // kept by heartbeats while it runs, as a job is, so no other worker is handed it meanwhile.
-        const heartbeat = setInterval(() => message.working(), ACK_WAIT_MS / 3);
+        const heartbeat = setInterval(() => message.working(), ackWaitMs / 3);
         const meeting = handler(timer)
           .then(
             () => message.ack(),

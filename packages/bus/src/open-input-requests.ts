@@ -1,4 +1,5 @@
-import { type Bus, EVENT_NAMES, type EventName, type GenerationEvent, type Subscription } from '@interlude/core';
+import type { Bus, EventName, GenerationEvent, Subscription } from '@interlude/core';
+import { EVENT_NAMES } from '@interlude/core/internal';
 
 /**
  * Events that can follow a pause. A generation's questions are open from its `input_requested`

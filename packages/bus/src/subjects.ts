@@ -1,4 +1,5 @@
-import type { ClaimSlot, EventFilter, GenerationEvent } from '@interlude/core';
+import type { EventFilter, GenerationEvent } from '@interlude/core';
+import type { ClaimSlot } from '@interlude/core/internal';
 
 /** JetStream stream that keeps every transition: the event log a generation is replayed from. */
 export const EVENTS_STREAM = 'INTERLUDE_EVENTS';

@@ -1,11 +1,5 @@
-import {
-  type AgentBase,
-  expiryJobFor,
-  type Job,
-  type JobDelivery,
-  type JobOutcome,
-  type Runtime,
-} from '@interlude/core';
+import type { Runtime } from '@interlude/core';
+import { type AgentBase, expiryJobFor, type Job, type JobDelivery, type JobOutcome } from '@interlude/core/internal';
 
 /**
  * On a bus shared across processes, workers meet the deadlines of expiring questions of the agents

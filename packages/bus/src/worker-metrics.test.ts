@@ -1,4 +1,5 @@
-import { createRuntime, defineAgent, type JobOutcome, type ProviderAdapter } from '@interlude/core';
+import { createRuntime, defineAgent, type ProviderAdapter } from '@interlude/core';
+import type { JobOutcome } from '@interlude/core/internal';
 import { createRefundScenario, type ScriptedResponder, scriptedProvider } from '@interlude/core/testing';
 import { AggregationTemporality, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { describe, expect, it } from 'vitest';

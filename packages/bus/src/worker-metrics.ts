@@ -1,4 +1,5 @@
-import type { Bus, Job, JobDelivery, JobOutcome } from '@interlude/core';
+import type { Bus } from '@interlude/core';
+import type { Job, JobDelivery, JobOutcome } from '@interlude/core/internal';
 import { type Attributes, type MeterProvider, ValueType } from '@opentelemetry/api';
 import { trackOpenInputRequests } from './open-input-requests.js';
 

@@ -1,4 +1,5 @@
-import { createRuntime, defineAgent, type JobOutcome } from '@interlude/core';
+import { createRuntime, defineAgent } from '@interlude/core';
+import type { JobOutcome } from '@interlude/core/internal';
 import { createRefundScenario, scriptedProvider } from '@interlude/core/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { memoryBus } from './memory-bus.js';

@@ -1,3 +1,4 @@
+import { type Runtime, TrustError } from '@interlude/core';
 import {
   type AgentBase,
   DEFAULT_QUEUE,
@@ -5,10 +6,8 @@ import {
   type JobDelivery,
   type JobOutcome,
   jobVerdict,
-  type Runtime,
   runJob,
-  TrustError,
-} from '@interlude/core';
+} from '@interlude/core/internal';
 import { type MeterProvider, metrics } from '@opentelemetry/api';
 import { startJobWorker, type Worker } from './job-worker.js';
 import { assertSubjectToken } from './subjects.js';

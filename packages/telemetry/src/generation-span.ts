@@ -4,7 +4,7 @@ import type {
   GenerationTraceInfo,
   ModelCallTrace,
   ToolCallTrace,
-} from '@interlude/core';
+} from '@interlude/core/internal';
 import {
   type Attributes,
   type Context,
@@ -21,6 +21,7 @@ import { currentContext, runWithContext } from './active-context.js';
 import type { ChildSpan } from './child-span.js';
 import { ModelCallSpan, type ModelCallStart } from './model-call-span.js';
 import { recordFailure } from './record-failure.js';
+import { scrubbingSaw, warnUnscrubbedSpans } from './secret-scrubbing-processor.js';
 import {
   ATTR_AGENT_AWAITING_INPUT,
   ATTR_AGENT_INPUT_EXPIRES_AT,
@@ -32,6 +33,7 @@ import {
   ATTR_INTERLUDE_RESUMED,
   GEN_AI_OPERATION_INVOKE_AGENT,
 } from './semconv.js';
+import { rememberSecrets, withSecrets } from './span-secrets.js';
 import { ToolCallSpan, type ToolCallStart } from './tool-call-span.js';
 import { formatTraceparent, parseTraceparent } from './traceparent.js';
 
@@ -53,6 +55,9 @@ export class GenerationSpan implements GenerationTrace {
   readonly #span: Span;
   readonly #context: Context;
   readonly #openChildren = new Set<ChildSpan>();
+  readonly #secrets: GenerationTraceInfo['secrets'];
+  /** Whether `secretScrubbingProcessor()` is in the provider that made this span (or it records nothing). */
+  readonly #scrubbedOnExport: boolean;
   #ended = false;
 
   constructor(settings: SpanSettings, info: GenerationTraceInfo) {
@@ -63,7 +68,12 @@ export class GenerationSpan implements GenerationTrace {
       { kind: SpanKind.INTERNAL, attributes: rootAttributes(info), links: linksFor(info) },
       parentContext,
     );
-    this.#context = trace.setSpan(parentContext, this.#span);
+    this.#secrets = info.secrets;
+    // A span that records nothing exports nothing: only a recording one needs the processor.
+    this.#scrubbedOnExport = !this.#span.isRecording() || scrubbingSaw(this.#span);
+    // The root starts in its caller's context; its own secrets join what the processor noted.
+    if (info.secrets !== undefined) rememberSecrets(this.#span, [info.secrets]);
+    this.#context = withSecrets(trace.setSpan(parentContext, this.#span), info.secrets);
   }
 
   get traceparent(): string | undefined {
@@ -96,6 +106,7 @@ export class GenerationSpan implements GenerationTrace {
     if (outcome.error !== undefined) recordFailure(this.#span, outcome.error);
     else if (outcome.status === 'failed') this.#span.setStatus({ code: SpanStatusCode.ERROR });
     this.#span.end();
+    if (!this.#scrubbedOnExport && this.#secrets?.isEmpty === false) warnUnscrubbedSpans();
   }
 
   #track<T extends ChildSpan>(child: T): T {

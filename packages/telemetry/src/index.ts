@@ -1,3 +1,4 @@
 export { type OpenTelemetryOptions, type OpenTelemetryTelemetry, openTelemetry } from './open-telemetry.js';
+export { secretScrubbingProcessor } from './secret-scrubbing-processor.js';
 export * as semconv from './semconv.js';
 export { formatTraceparent, parseTraceparent } from './traceparent.js';

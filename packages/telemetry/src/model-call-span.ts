@@ -1,4 +1,5 @@
-import type { ModelCallTrace, Usage } from '@interlude/core';
+import type { ModelCallTrace } from '@interlude/core/internal';
+import type { Usage } from '@interlude/core/provider';
 import { type Attributes, type Context, SpanKind, type Tracer } from '@opentelemetry/api';
 import { ChildSpan } from './child-span.js';
 import {

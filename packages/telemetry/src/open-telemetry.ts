@@ -1,4 +1,4 @@
-import type { GenerationTrace, GenerationTraceInfo, Telemetry } from '@interlude/core';
+import type { GenerationTrace, GenerationTraceInfo, Telemetry } from '@interlude/core/internal';
 import { isSpanContextValid, type TracerProvider, trace } from '@opentelemetry/api';
 import { currentContext } from './active-context.js';
 import { GenerationSpan } from './generation-span.js';

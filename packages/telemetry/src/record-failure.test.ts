@@ -1,4 +1,4 @@
-import type { GenerationTraceInfo } from '@interlude/core';
+import type { GenerationTraceInfo } from '@interlude/core/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTelemetry } from './open-telemetry.js';
 import { createInMemoryTracing, spanTree } from './testing/index.js';

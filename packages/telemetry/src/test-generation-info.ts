@@ -1,4 +1,4 @@
-import type { GenerationTraceInfo } from '@interlude/core';
+import type { GenerationTraceInfo } from '@interlude/core/internal';
 
 /** What core reports when the refund scenario's first run starts: the unit tests' common root. */
 export const refundRunInfo: GenerationTraceInfo = {

@@ -1,4 +1,4 @@
-import type { ToolCallTrace } from '@interlude/core';
+import type { ToolCallTrace } from '@interlude/core/internal';
 import { type Context, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { ChildSpan } from './child-span.js';
 import { toContentAttribute } from './content-attribute.js';

@@ -1,7 +1,7 @@
 import type { GenerationEvent } from '@interlude/core';
 import { PNPM } from '../config/pnpm-command.js';
 import type { AnswerOutcome } from '../server/answer-question.js';
-import type { PendingQuestion } from '../server/generation-registry.js';
+import type { PendingQuestion } from '../server/pending-questions.js';
 
 /**
  * The demo server's HTTP API, as the terminal client uses it. With the memory bus, the bus lives

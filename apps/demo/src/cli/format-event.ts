@@ -1,5 +1,5 @@
 import type { GenerationEvent } from '@interlude/core';
-import type { PendingQuestion } from '../server/generation-registry.js';
+import type { PendingQuestion } from '../server/pending-questions.js';
 
 /** One transition as one terminal line: time, event name, what happened. */
 export function formatEvent(event: GenerationEvent): string {

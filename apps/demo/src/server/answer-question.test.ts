@@ -1,13 +1,6 @@
 import { createWorker } from '@interlude/bus';
-import {
-  canResume,
-  createRuntime,
-  defineAgent,
-  type GenerationEvent,
-  InputRequest,
-  ResumeError,
-  tool,
-} from '@interlude/core';
+import { createRuntime, defineAgent, type GenerationEvent, InputRequest, ResumeError, tool } from '@interlude/core';
+import { canResume } from '@interlude/core/internal';
 import { scriptedProvider } from '@interlude/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';

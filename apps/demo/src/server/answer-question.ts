@@ -1,4 +1,5 @@
-import { type Checkpoint, checkpointStanding, ResumeError, type Runtime } from '@interlude/core';
+import { type Checkpoint, ResumeError, type Runtime } from '@interlude/core';
+import { checkpointStanding } from '@interlude/core/internal';
 import { coerceAnswer } from './coerce-answer.js';
 
 /** How an answer was handled: resumed through the worker or in this process, or held until the turn's other questions are answered. */

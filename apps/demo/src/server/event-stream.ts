@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Bus, EVENT_NAMES, type EventFilter, type EventName } from '@interlude/core';
+import type { Bus, EventFilter, EventName } from '@interlude/core';
+import { EVENT_NAMES } from '@interlude/core/internal';
 
 /**
  * Server-sent events of the bus's transitions, one bus subscription per open page or terminal:

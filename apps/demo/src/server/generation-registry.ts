@@ -1,29 +1,5 @@
-import type {
-  Bus,
-  ChoiceOption,
-  GenerationEvent,
-  InputRequestKind,
-  PendingGeneration,
-  Subscription,
-} from '@interlude/core';
-import { questionsOf } from './pending-questions.js';
-
-/** A question a paused generation waits on, as the page and the terminal client list it. */
-export interface PendingQuestion {
-  generationId: string;
-  agent: string;
-  toolCallId: string;
-  toolName: string;
-  kind: InputRequestKind;
-  prompt: string;
-  options?: ChoiceOption[];
-  arguments?: unknown;
-  /** An approval gate's question (`requiresApproval`) rather than the tool's own. */
-  approval: boolean;
-  askedAt: string;
-  /** When it stops waiting (nobody answered: its expiry outcome applies); absent: never. */
-  expiresAt?: string;
-}
+import type { Bus, GenerationEvent, PendingGeneration, Subscription } from '@interlude/core';
+import { type PendingQuestion, questionsOf } from './pending-questions.js';
 
 export type GenerationStatus =
   | 'queued'

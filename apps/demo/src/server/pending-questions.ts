@@ -1,5 +1,21 @@
-import type { PendingGeneration, Runtime } from '@interlude/core';
-import type { PendingQuestion } from './generation-registry.js';
+import type { ChoiceOption, InputRequestKind, PendingGeneration, Runtime } from '@interlude/core';
+
+/** A question a paused generation waits on, as the page and the terminal client list it. */
+export interface PendingQuestion {
+  generationId: string;
+  agent: string;
+  toolCallId: string;
+  toolName: string;
+  kind: InputRequestKind;
+  prompt: string;
+  options?: ChoiceOption[];
+  arguments?: unknown;
+  /** An approval gate's question (`requiresApproval`) rather than the tool's own. */
+  approval: boolean;
+  askedAt: string;
+  /** When it stops waiting (nobody answered: its expiry outcome applies); absent: never. */
+  expiresAt?: string;
+}
 
 /**
  * Every open question, oldest first, from `runtime.pending()`: the bus's durable list, so a desk

@@ -1,12 +1,5 @@
-import type {
-  Checkpoint,
-  ClaimRecord,
-  ClaimSlot,
-  DeadLetter,
-  GenerationEvent,
-  Job,
-  PendingRecord,
-} from '@interlude/core';
+import type { Checkpoint, GenerationEvent } from '@interlude/core';
+import type { ClaimRecord, ClaimSlot, DeadLetter, Job, PendingRecord } from '@interlude/core/internal';
 import { PAYLOAD_CODEC_ERROR_CODES } from './payload-codec-error.js';
 import type { PayloadSealer } from './payload-sealer.js';
 

@@ -1,4 +1,5 @@
-import type { Bus, Job, JobDelivery } from '@interlude/core';
+import type { Bus } from '@interlude/core';
+import type { Job, JobDelivery } from '@interlude/core/internal';
 import { expect, it } from 'vitest';
 import { eventually } from './conformance-events.js';
 import { sampleJob, uniqueId } from './fixtures.js';

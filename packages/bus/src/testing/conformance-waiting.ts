@@ -1,4 +1,5 @@
-import type { Bus, InputTimer, PendingRecord } from '@interlude/core';
+import type { Bus } from '@interlude/core';
+import type { InputTimer, PendingRecord } from '@interlude/core/internal';
 import { expect, it } from 'vitest';
 import { uniqueId } from './fixtures.js';
 

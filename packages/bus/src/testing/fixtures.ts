@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Checkpoint, ClaimRecord, EventData, EventName, GenerationEvent, Job } from '@interlude/core';
+import type { Checkpoint, EventName, GenerationEvent } from '@interlude/core';
+import type { ClaimRecord, EventData, Job } from '@interlude/core/internal';
 
 /** A fresh id that is also a valid subject token, so tests sharing one server never collide. */
 export function uniqueId(prefix: string): string {
@@ -65,7 +66,7 @@ export function sampleEvent(
 /** A paused generation's checkpoint, minimal but complete. */
 export function sampleCheckpoint(generationId: string, toolTurns = 1): Checkpoint {
   return {
-    version: 2,
+    version: 3,
     service: 'scripted',
     provider: 'scripted',
     model: 'm',

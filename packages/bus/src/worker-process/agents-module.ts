@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AgentBase, Runtime } from '@interlude/core';
+import type { Runtime } from '@interlude/core';
+import type { AgentBase } from '@interlude/core/internal';
 import { SettingsError } from './environment-values.js';
 
 /**

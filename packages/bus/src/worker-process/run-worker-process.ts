@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import { type BusHealth, createRuntime, type Runtime } from '@interlude/core';
+import { createRuntime, type Runtime } from '@interlude/core';
+import type { BusHealth } from '@interlude/core/internal';
 import { natsBus } from '../nats-bus.js';
 import { withoutCredentials } from '../nats-connection-options.js';
 import { createWorker, type Worker } from '../worker.js';

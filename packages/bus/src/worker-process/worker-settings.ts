@@ -1,4 +1,4 @@
-import { DEFAULT_QUEUE } from '@interlude/core';
+import { DEFAULT_QUEUE } from '@interlude/core/internal';
 import { DEFAULT_UNAVAILABLE_AFTER_MS } from '../bus-availability.js';
 import { aesGcmCodecOf } from '../codec/aes-gcm-codec.js';
 import type { PayloadCodec } from '../codec/payload-codec.js';

@@ -1,9 +1,13 @@
+import type { Bus } from '../bus/bus.js';
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
 import type { ContextBinding } from '../context/has-context.js';
-import type { Generation } from '../generation/generation.js';
+import type { GenerationResponse } from '../generation/generation-response.js';
+import type { Generation } from '../generation/generation-types.js';
 import type { InputRequest } from '../input-request/input-request.js';
 import type { ProviderAdapter } from '../provider/provider-adapter.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
+import type { PendingFilter, PendingGeneration } from '../waiting/pending-generation.js';
 import type { ActionFunction } from './action.js';
 
 /** What an `onInputRequest` callback learns about a pause. */
@@ -61,3 +65,74 @@ type ActionArgs<Action extends ActionFunction> =
 export type Agent<Actions extends Record<string, ActionFunction> = Record<string, ActionFunction>> = AgentBase & {
   readonly [Name in keyof Actions]: (...args: ActionArgs<Actions[Name]>) => Generation;
 };
+
+/** The shared pieces a set of agents runs on. */
+export interface Runtime {
+  readonly bus: Bus;
+  readonly telemetry: Telemetry | undefined;
+  /**
+   * Sign checkpoints, jobs and events (HMAC-SHA256), and refuse unsigned or altered ones.
+   * Undefined only when signing was turned off (`checkpointKey: false`).
+   */
+  readonly keys: CheckpointKeys | undefined;
+  /** Checkpoints expire this long after their pause; undefined: never. */
+  readonly checkpointTtlMs: number | undefined;
+  /**
+   * The deployment checkpoints are signed for: the `audience` option, `INTERLUDE_AUDIENCE`, or the
+   * bus's deployment id (undefined on a bus that never leaves the process).
+   */
+  audience(): Promise<string | undefined>;
+  /** Agents defined with this runtime, by name. */
+  readonly agents: ReadonlyMap<string, AgentBase>;
+  /**
+   * Called by `defineAgent`. Defining an agent again under a name already used replaces the
+   * earlier definition for every lookup by name — `agents`, `answer()`, `answerLater()`, workers
+   * without an `agents` list — while generations already running, and agent objects still held,
+   * keep the definition they were made from. A checkpoint names its agent, not a definition, so
+   * a rebuilt agent (a test's fresh setup, a hot reload, a factory per request) resumes what the
+   * earlier one paused; the resume checks still refuse a checkpoint the new definition cannot
+   * take (`action_mismatch`, `provider_mismatch`, `model_mismatch`) before anything runs.
+   */
+  register(agent: AgentBase): void;
+  /** Resumes a stored checkpoint by generation id, in this process. */
+  answer(generationId: string, answers: Record<string, unknown>): Promise<GenerationResponse>;
+  /** Queues the resume of a stored checkpoint for a worker. Secret answers are refused. */
+  answerLater(
+    generationId: string,
+    answers: Record<string, unknown>,
+    options?: { queue?: string },
+  ): Promise<{ jobId: string }>;
+  /**
+   * The generations paused on a question now, oldest first, narrowed to an agent or an action:
+   * from the bus's pending index (durable on NATS, so a restarted process lists what older ones
+   * asked), each confirmed against the claim log, so one answered, expired or cancelled is never
+   * listed.
+   */
+  pending(filter?: PendingFilter): Promise<PendingGeneration[]>;
+  /**
+   * Closes a paused generation: its checkpoint is consumed (claimed, like a resume, so of a cancel
+   * and a racing answer exactly one wins), a `cancelled` event is published, and later answers
+   * are refused with `ResumeError` code `cancelled`.
+   */
+  cancel(generationId: string, reason: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  bus?: Bus;
+  telemetry?: Telemetry;
+  /**
+   * The key checkpoints, jobs and events are signed with, or several (sign with the first, accept
+   * any: rotation), each at least 16 characters. Default: `INTERLUDE_CHECKPOINT_KEY` (keys
+   * separated by commas or whitespace); without it, a random key per process on a bus that never
+   * leaves the process, and a refusal to start on one that does. `false` turns signing off.
+   */
+  checkpointKey?: string | readonly string[] | false;
+  /**
+   * The deployment's name, signed into every checkpoint: another deployment refuses them.
+   * Default: `INTERLUDE_AUDIENCE`, else the bus's deployment id.
+   */
+  audience?: string;
+  /** Checkpoints expire this long after their pause (resumes after it get `expired`). Default: never. */
+  checkpointTtlMs?: number;
+}

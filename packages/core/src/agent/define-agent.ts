@@ -1,4 +1,4 @@
-import { Generation } from '../generation/generation.js';
+import { GenerationRunner } from '../generation/generation.js';
 import { defaultRuntime } from '../runtime/default-runtime.js';
 import type { ActionFunction } from './action.js';
 import type { Agent, AgentBase, AgentConfig, InputRequestCallbackEntry } from './agent-types.js';
@@ -61,7 +61,7 @@ export function defineAgent<Actions extends Record<string, ActionFunction>>(
     inputRequestCallbacks: callbacks,
     context: config.context,
     generation(actionName, params) {
-      return new Generation(base, actionName, params);
+      return new GenerationRunner(base, actionName, params);
     },
   };
   const agent = base as unknown as Record<string, unknown>;

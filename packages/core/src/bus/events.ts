@@ -1,4 +1,4 @@
-import type { CompletedResult } from '../checkpoint/checkpoint.js';
+import type { Checkpoint, CompletedResult } from '../checkpoint/checkpoint.js';
 import type { InputRequestJSON } from '../input-request/input-request.js';
 import type { FinishReason, ProviderMessage, ToolCall, Usage } from '../provider/provider-adapter.js';
 
@@ -66,6 +66,8 @@ export interface EventData {
     approval_tool_calls: string[];
     approved_tool_calls: string[];
     mcp_tool_calls: string[];
+    /** The paused delegations' checkpoints, by delegating call (the checkpoint's `delegations`); absent when none. */
+    delegations?: Record<string, Checkpoint>;
     tool_turns: number;
     tool_choice_cleared: boolean;
     /** The claim-log slot a resume of this pause claims (the checkpoint's `claim_slot`). */
@@ -103,7 +105,7 @@ export interface EventData {
   cancelled: {
     reason: string;
     /** The claim-log slot the cancel took, the one a resume of the pause would have claimed. */
-    claim_slot: number | string;
+    claim_slot: number;
   };
   tool_turns_exceeded: { tool_turns: number; max_tool_turns: number; messages: ProviderMessage[] };
   completed: { text: string; finish_reason: FinishReason; raw_finish_reason?: string };

@@ -39,6 +39,7 @@ export function checkpointFromContext(
     approval_tool_calls: context.approvalToolCalls,
     approved_tool_calls: context.approvedToolCalls,
     mcp_tool_calls: context.mcpToolCalls,
+    delegations: context.delegations,
     agent: identity.agent,
     generation_id: identity.generationId,
     claim_slot: claimSlot,

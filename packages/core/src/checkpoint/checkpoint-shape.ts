@@ -16,8 +16,8 @@ const inputRequestShape = z
   });
 
 /**
- * Every field's type, with readable messages for a checkpoint that is malformed. The fields version
- * 3 leaves out at their default are optional (`withCheckpointDefaults` fills them in).
+ * Every field's type, with readable messages for a checkpoint that is malformed. The fields left
+ * out at their default are optional (`withCheckpointDefaults` fills them in).
  */
 export const checkpointShape = z.object({
   version: z.number(),
@@ -37,9 +37,11 @@ export const checkpointShape = z.object({
   approval_tool_calls: z.array(z.string()).optional(),
   approved_tool_calls: z.array(z.string()).optional(),
   mcp_tool_calls: z.array(z.string()).optional(),
+  // Each delegated checkpoint is checked in full when its own generation resumes.
+  delegations: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
   agent: z.string(),
   generation_id: z.string().min(1),
-  claim_slot: z.number().int().nonnegative().optional(),
+  claim_slot: z.number().int().nonnegative(),
   traceparent: z.string().optional(),
   audience: z.string().optional(),
   expires_at: z.string().optional(),
@@ -72,9 +74,12 @@ export function hasCheckpointShape(value: unknown): value is Checkpoint {
     isOptionalStringList(checkpoint.approval_tool_calls) &&
     isOptionalStringList(checkpoint.approved_tool_calls) &&
     isOptionalStringList(checkpoint.mcp_tool_calls) &&
+    (checkpoint.delegations === undefined ||
+      (isPlainRecord(checkpoint.delegations) &&
+        Object.values(checkpoint.delegations as Record<string, unknown>).every(isPlainRecord))) &&
     typeof checkpoint.generation_id === 'string' &&
     checkpoint.generation_id.length > 0 &&
-    (checkpoint.claim_slot === undefined || isCount(checkpoint.claim_slot)) &&
+    isCount(checkpoint.claim_slot) &&
     isOptionalString(checkpoint.traceparent) &&
     isOptionalString(checkpoint.audience) &&
     isOptionalString(checkpoint.expires_at) &&

@@ -28,6 +28,7 @@ export function rebuildCheckpoint(
         | 'approval_tool_calls'
         | 'approved_tool_calls'
         | 'mcp_tool_calls'
+        | 'delegations'
         | 'claim_slot'
       >
     | undefined;
@@ -78,6 +79,7 @@ export function rebuildCheckpoint(
           approval_tool_calls: event.data.approval_tool_calls,
           approved_tool_calls: event.data.approved_tool_calls,
           mcp_tool_calls: event.data.mcp_tool_calls,
+          ...(event.data.delegations !== undefined && { delegations: event.data.delegations }),
           claim_slot: event.data.claim_slot,
           ...(event.data.traceparent !== undefined && { traceparent: event.data.traceparent }),
           ...(options.audience !== undefined && { audience: options.audience }),

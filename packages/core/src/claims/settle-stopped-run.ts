@@ -22,10 +22,10 @@ export interface StoppedRun {
 
 /**
  * Another delivery of a job whose run already stopped runs nothing; it only makes sure the stop
- * is out, in case its holder went away between writing it and announcing it. A pause: its
- * checkpoint stored, listed as pending and its deadline timed (unless it was resumed already or a
- * newer one is) and `input_requested`
- * published, with the agent's callbacks, if it was not. A finish: `completed` (or the `failed` a
+ * is out, in case its holder went away between writing it and announcing it. A pause that still
+ * waits (not resumed, no newer one stored): its checkpoint stored, listed as pending and its
+ * deadline timed, and `input_requested` published, with the agent's callbacks, if it was not; a
+ * pause resumed meanwhile is left alone, never announced after what followed it. A finish: `completed` (or the `failed` a
  * permanent failure ended it with) published if it was not. Published events reuse the ids their
  * holder would have given them, so two deliveries doing this at once store each once.
  */
@@ -42,15 +42,18 @@ async function settlePause(stopped: StoppedRun, written: Checkpoint): Promise<vo
   const slot = checkpoint.claim_slot;
   if (slot === undefined) return; // a job's pause always names its slot
   const stored = await bus.checkpoints.load(stopped.generationId);
-  const newer = ((stored && withCheckpointDefaults(stored.checkpoint).claim_slot) ?? -1) >= slot;
+  const newer = ((stored && withCheckpointDefaults(stored.checkpoint).claim_slot) ?? -1) > slot;
   const resumed = (await bus.claims.read(stopped.generationId, slot)) !== undefined;
+  // Resumed already (by id, from the stored checkpoint or the pending list), or moved past: its
+  // holder's successor owns the generation, and announcing this pause now would put an old
+  // question after a newer one, or after the end, and call `onInputRequest` for nothing.
+  if (newer || resumed) return;
   // Listed and timed again too (both write the same record twice harmlessly): the holder may have
   // gone before either, and a question nobody lists or expires would wait for good.
-  if (!newer && !resumed)
-    await Promise.all([
-      bus.checkpoints.save(stopped.generationId, { checkpoint: written, params: stopped.params }),
-      recordWaiting(bus, written),
-    ]);
+  await Promise.all([
+    bus.checkpoints.save(stopped.generationId, { checkpoint: written, params: stopped.params }),
+    recordWaiting(bus, written),
+  ]);
   const events = await runEvents(stopped);
   if (events.some((event) => event.event === 'input_requested')) return;
   await publish(stopped, events, 'input_requested', {
@@ -59,6 +62,8 @@ async function settlePause(stopped: StoppedRun, written: Checkpoint): Promise<vo
     approval_tool_calls: checkpoint.approval_tool_calls,
     approved_tool_calls: checkpoint.approved_tool_calls,
     mcp_tool_calls: checkpoint.mcp_tool_calls,
+    ...(checkpoint.delegations !== undefined &&
+      Object.keys(checkpoint.delegations).length > 0 && { delegations: checkpoint.delegations }),
     tool_turns: checkpoint.tool_turns,
     tool_choice_cleared: checkpoint.tool_choice_cleared,
     claim_slot: slot,

@@ -154,14 +154,42 @@ function checkTurnMatches(checkpoint: CheckpointState, calls: ToolCall[]): void 
     }
     accounted.add(callId);
   }
+  const delegated = new Set(Object.keys(checkpoint.delegations));
+  for (const callId of delegated) {
+    if (!callIds.has(callId) || accounted.has(callId)) {
+      throw new ResumeError('turn_mismatch', `The checkpoint delegates ${callId}, which its turn does not leave open`, {
+        toolCallId: callId,
+      });
+    }
+  }
+  const asking = new Set<string>();
   for (const request of checkpoint.input_requests) {
     const callId = request.tool_call_id as string;
-    if (!callIds.has(callId) || accounted.has(callId)) {
+    // A delegated agent's question: its first step is the delegating call of this turn.
+    const via = request.path?.[0]?.tool_call_id;
+    if (via !== undefined) {
+      if (!delegated.has(via) || !callId.startsWith(`${via}/`) || asking.has(callId)) {
+        throw new ResumeError('turn_mismatch', `The checkpoint waits on ${callId}, which no paused delegation asks`, {
+          toolCallId: callId,
+        });
+      }
+      asking.add(callId);
+      accounted.add(via);
+      continue;
+    }
+    if (!callIds.has(callId) || accounted.has(callId) || delegated.has(callId)) {
       throw new ResumeError('turn_mismatch', `The checkpoint waits on ${callId}, which its turn does not leave open`, {
         toolCallId: callId,
       });
     }
     accounted.add(callId);
+  }
+  for (const callId of delegated) {
+    if (![...asking].some((id) => id.startsWith(`${callId}/`))) {
+      throw new ResumeError('turn_mismatch', `The checkpoint delegates ${callId}, which asks nothing`, {
+        toolCallId: callId,
+      });
+    }
   }
   for (const callId of checkpoint.approval_tool_calls) {
     if (!checkpoint.input_requests.some((request) => request.tool_call_id === callId)) {

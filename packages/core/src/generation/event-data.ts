@@ -49,6 +49,7 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
         approval_tool_calls: context.approvalToolCalls,
         approved_tool_calls: context.approvedToolCalls,
         mcp_tool_calls: context.mcpToolCalls,
+        ...(Object.keys(context.delegations).length > 0 && { delegations: context.delegations }),
         tool_turns: context.toolTurns,
         tool_choice_cleared: context.toolChoiceCleared,
         claim_slot: extras.claimSlot ?? 0,

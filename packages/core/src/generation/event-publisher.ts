@@ -17,6 +17,12 @@ export interface EventPublisher {
   flush(): Promise<void>;
 }
 
+/** An event's place in the order of publishes: after `previous` was handed to the bus; `done` hands on. */
+interface Turn {
+  previous: Promise<void>;
+  done: () => void;
+}
+
 /** Which run of which generation, and which holder of it, the events belong to. */
 export interface PublisherIdentity {
   agent: string;
@@ -45,23 +51,61 @@ export function eventIdOf(identity: Omit<PublisherIdentity, 'agent' | 'action'>,
  * Once a publish or a `before` fails, nothing more goes out: a run fenced out by a takeover
  * publishes nothing after it found out. The one exception is a payload too large for the bus:
  * the run still announces its `failed`, which is small.
+ *
+ * `guard` (a job's lease check, `checkLease`) runs before each publish, after its `before`: a run
+ * whose lease lapsed publishes nothing from then on. Events emitted while a check is in flight
+ * share it, and publishes still go out in emit order, each behind the one before it.
  */
-export function createEventPublisher(bus: Bus, identity: PublisherIdentity, scrubber: Scrubber): EventPublisher {
+export function createEventPublisher(
+  bus: Bus,
+  identity: PublisherIdentity,
+  scrubber: Scrubber,
+  guard?: () => Promise<void>,
+): EventPublisher {
   let index = 0;
   let inFlight: Promise<void>[] = [];
   // Settles once every `before` so far has run and its event was sent; later events queue behind it.
   let gate: Promise<void> | undefined;
   let failure: unknown;
+  // With a guard: settles once the latest event's publish was handed to the bus (or dropped).
+  let issued: Promise<void> = Promise.resolve();
+  let checking: Promise<void> | undefined;
+  const check = () => {
+    checking ??= (guard as () => Promise<void>)().finally(() => {
+      checking = undefined;
+    });
+    return checking;
+  };
   const blocked = (event: GenerationEvent) =>
     failure !== undefined && !(event.event === 'failed' && PayloadTooLargeError.isInstance(failure));
-  const send = async (event: GenerationEvent, before?: () => Promise<void>) => {
-    if (blocked(event)) return;
+  const send = async (event: GenerationEvent, before: (() => Promise<void>) | undefined, turn?: Turn) => {
+    if (blocked(event)) return turn?.done();
     try {
       await before?.();
-      await bus.publish(event);
+      if (turn !== undefined) {
+        await turn.previous;
+        await check();
+        if (blocked(event)) return;
+        const published = bus.publish(event);
+        turn.done();
+        await published;
+      } else {
+        await bus.publish(event);
+      }
     } catch (error) {
       if (failure === undefined || FencedError.isInstance(error)) failure = error;
+    } finally {
+      turn?.done();
     }
+  };
+  const nextTurn = (): Turn | undefined => {
+    if (guard === undefined) return undefined;
+    const previous = issued;
+    let done!: () => void;
+    issued = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    return { previous, done };
   };
   return {
     emit(name, data, before) {
@@ -82,17 +126,18 @@ export function createEventPublisher(bus: Bus, identity: PublisherIdentity, scru
         data: scrubEventData(scrubber, name, data),
       } as GenerationEvent;
       index += 1;
+      const turn = nextTurn();
       let sent: Promise<void>;
       if (before !== undefined) {
         // Everything emitted so far is stored before the step it leads to.
         const earlier = [...inFlight];
-        sent = Promise.all(earlier).then(() => send(event, before));
+        sent = Promise.all(earlier).then(() => send(event, before, turn));
         gate = sent;
       } else if (gate !== undefined) {
-        sent = gate.then(() => send(event));
+        sent = gate.then(() => send(event, undefined, turn));
         gate = sent;
       } else {
-        sent = send(event);
+        sent = send(event, undefined, turn);
       }
       inFlight.push(sent);
     },

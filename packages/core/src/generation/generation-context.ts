@@ -1,4 +1,4 @@
-import type { CompletedResult } from '../checkpoint/checkpoint.js';
+import type { Checkpoint, CompletedResult } from '../checkpoint/checkpoint.js';
 import type { InputRequestJSON } from '../input-request/input-request.js';
 import type {
   FinishReason,
@@ -7,7 +7,6 @@ import type {
   ToolCall,
   ToolChoice,
 } from '../provider/provider-adapter.js';
-import { turnTextOf } from './turn-text.js';
 
 /**
  * The generation machine's context: plain JSON, the same facts a checkpoint holds plus the
@@ -37,6 +36,8 @@ export interface GenerationContext {
   approvalToolCalls: string[];
   approvedToolCalls: string[];
   mcpToolCalls: string[];
+  /** Paused delegations of the turn: the delegated generation's checkpoint by delegating call. */
+  delegations: Record<string, Checkpoint>;
   lastResponse: LastResponse | undefined;
   /** What the last model response led to (`decide`). */
   decision: 'continue' | 'tools' | 'exceeded' | 'done' | undefined;
@@ -94,6 +95,7 @@ export function startingContext(facts: StartingFacts): GenerationContext {
     approvalToolCalls: [],
     approvedToolCalls: [],
     mcpToolCalls: [],
+    delegations: {},
     lastResponse: undefined,
     decision: undefined,
     error: undefined,
@@ -153,6 +155,7 @@ export function applyModelResponse(context: GenerationContext, response: ModelRe
         approvalToolCalls: [],
         approvedToolCalls: [],
         mcpToolCalls: [],
+        delegations: {},
         continuations: 0,
       };
     case 'continue':
@@ -164,4 +167,15 @@ export function applyModelResponse(context: GenerationContext, response: ModelRe
 
 function matchesChoice(choice: ToolChoice | undefined, call: ToolCall): boolean {
   return choice === 'required' || (typeof choice === 'object' && choice.name === call.name);
+}
+
+/**
+ * The text of the model turn a response belongs to. A provider that pauses its own turn (Anthropic
+ * `pause_turn` on server tools) answers one turn in several responses, which the loop follows as
+ * continuations; the turn's text is all of theirs, in order, as a stream delivers it. Any other
+ * response starts a turn of its own.
+ */
+export function turnTextOf(context: GenerationContext, response: ModelResponse): string {
+  const continues = context.decision === 'continue' && context.lastResponse !== undefined;
+  return continues ? `${context.lastResponse?.turnText ?? ''}${response.text}` : response.text;
 }

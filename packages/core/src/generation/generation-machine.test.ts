@@ -5,7 +5,7 @@ import { type GenerationContext, startingContext } from './generation-context.js
 import { generationMachine, type RunToolsInput, type RunToolsOutput } from './generation-machine.js';
 
 const askCall = { id: 'c1', name: 'issue_refund', arguments: { amount: 30 } };
-const noTurnState = { approvalToolCalls: [], approvedToolCalls: [], mcpToolCalls: [] };
+const noTurnState = { approvalToolCalls: [], approvedToolCalls: [], mcpToolCalls: [], delegations: {} };
 
 const freshContext: GenerationContext = startingContext({
   identity: {

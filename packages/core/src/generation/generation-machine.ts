@@ -181,6 +181,7 @@ function pausedTurn(output: RunToolsOutput): Partial<GenerationContext> {
     approvalToolCalls: output.approvalToolCalls,
     approvedToolCalls: output.approvedToolCalls,
     mcpToolCalls: output.mcpToolCalls,
+    delegations: output.delegations,
   };
 }
 
@@ -193,6 +194,7 @@ function finishedTurn(context: GenerationContext, output: RunToolsOutput): Parti
     approvalToolCalls: [],
     approvedToolCalls: output.approvedToolCalls,
     mcpToolCalls: [],
+    delegations: {},
   };
 }
 

@@ -3,6 +3,7 @@ import { type ResolvedPrompt, resolvePrompt } from '../agent/action.js';
 import type { AgentBase } from '../agent/agent-types.js';
 import type { Job } from '../bus/bus.js';
 import { claimCheckpoint } from '../claims/claim-target.js';
+import { loggedResultsOfUnknownCalls, withLoggedResults } from '../claims/logged-results.js';
 import { recoverRun } from '../claims/recover-run.js';
 import { createRunLease, type RunLease } from '../claims/run-lease.js';
 import { ResumeError } from '../errors/resume-error.js';
@@ -10,24 +11,19 @@ import { DEFAULT_QUEUE } from '../runtime/runtime.js';
 import { refuseSecretOptionsInJob, restoreSecretOptions } from '../secrets/secret-options.js';
 import { runOutsideToolScope } from '../tool/tool-context.js';
 import { signJob } from '../trust/sign-job.js';
+import { expiryJobId } from '../waiting/expiry-job-id.js';
 import { checkResumeFor } from './check-resume.js';
 import type { GenerationResponse } from './generation-response.js';
 import { createGenerationStream, type GenerationStream, type StreamSink } from './generation-stream.js';
+import type { Generation, ResumeInput, RunControl } from './generation-types.js';
 import { contextFromCheckpoint, runKeyOf } from './resume-context.js';
 import { runGeneration } from './run-generation.js';
 
-export interface ResumeInput {
-  /** The checkpoint from a paused response, as plain JSON (it may have been through a database). */
-  checkpoint: unknown;
-  /** Answers by tool call id. */
-  answers: Record<string, unknown>;
-}
-
-export interface RunControl {
-  signal?: AbortSignal;
-  /** Use this id for a fresh generation (a job carries one). */
-  generationId?: string;
-  parentTraceparent?: string;
+/**
+ * What the framework adds to a caller's `RunControl` on its own paths (workers, deadlines,
+ * delegation). Kept off the public type: a user who set them would skip the claim log's checks.
+ */
+export interface InternalRunControl extends RunControl {
   /** Run as a delegated generation that cannot pause (see `delegate()`). */
   nested?: boolean;
   /**
@@ -49,13 +45,14 @@ export function newGenerationId(): string {
 }
 
 /**
- * One action of one agent with its params: start it, stream it, resume it, or hand it to a worker.
- * The action runs again on every call here, which rebuilds its tools and instructions. A generation
- * started inside a tool body (delegated, or directly) runs wholly outside that body's scope — its
- * action function, its tools, its callbacks — so `InputRequest.answerFor()` there never reads the
+ * The `Generation` an agent hands out (see `generation-types.ts` for what each method promises).
+ * The framework's own paths construct it directly to pass an `InternalRunControl`. The action
+ * runs again on every call here, which rebuilds its tools and instructions. A generation started
+ * inside a tool body (delegated, or directly) runs wholly outside that body's scope — its action
+ * function, its tools, its callbacks — so `InputRequest.answerFor()` there never reads the
  * parent's answer, which may be a secret the child's scrubber does not know.
  */
-export class Generation {
+export class GenerationRunner implements Generation {
   constructor(
     private readonly agent: AgentBase,
     readonly actionName: string,
@@ -63,22 +60,22 @@ export class Generation {
   ) {}
 
   /** Runs until the generation finishes or pauses. Throws the (scrubbed) failure. */
-  generateNow(control: RunControl = {}): Promise<GenerationResponse> {
+  generateNow(control: InternalRunControl = {}): Promise<GenerationResponse> {
     return runOutsideToolScope(() => this.start(control));
   }
 
   /** Like `generateNow()`, yielding parts as they happen; `await stream.response` after the loop. */
-  stream(control: RunControl = {}): GenerationStream {
+  stream(control: InternalRunControl = {}): GenerationStream {
     return createGenerationStream((sink) => runOutsideToolScope(() => this.start(control, sink)));
   }
 
   /** Checks everything, then resumes a paused generation with the person's answers. */
-  resumeNow(input: ResumeInput, control: RunControl = {}): Promise<GenerationResponse> {
+  resumeNow(input: ResumeInput, control: InternalRunControl = {}): Promise<GenerationResponse> {
     return runOutsideToolScope(() => this.resume(input, control));
   }
 
   /** `resumeNow()` as a stream of parts. */
-  resumeStream(input: ResumeInput, control: RunControl = {}): GenerationStream {
+  resumeStream(input: ResumeInput, control: InternalRunControl = {}): GenerationStream {
     return createGenerationStream((sink) => runOutsideToolScope(() => this.resume(input, control, sink)));
   }
 
@@ -96,9 +93,11 @@ export class Generation {
   /** Checks the checkpoint and answers as `resumeNow()` would, then queues the resume for a worker. Secret answers are refused: a job is stored. */
   async resumeLater(input: ResumeInput & { queue?: string }): Promise<{ generationId: string; jobId: string }> {
     const checked = await this.check(input);
-    const secret = checked.checkpoint.input_requests.find(
-      (request) => request.kind === 'secret' && checked.answers.get(request.tool_call_id as string) !== false,
-    );
+    const secret = checked.checkpoint.input_requests.find((request) => {
+      // A secret left unanswered (its paused delegation stays paused) goes nowhere near the job.
+      const answer = checked.answers.get(request.tool_call_id as string);
+      return request.kind === 'secret' && answer !== undefined && answer !== false;
+    });
     if (secret !== undefined) {
       throw new ResumeError(
         'secret_in_job',
@@ -116,7 +115,7 @@ export class Generation {
     return { generationId: checked.checkpoint.generation_id, jobId: job.id };
   }
 
-  private async start(control: RunControl, stream?: StreamSink): Promise<GenerationResponse> {
+  private async start(control: InternalRunControl, stream?: StreamSink): Promise<GenerationResponse> {
     const prompt = await this.prompt();
     const bus = this.agent.runtime.bus;
     // A fresh in-process run claims nothing (nobody else can know its id yet); its pause hands out slot 0.
@@ -142,7 +141,11 @@ export class Generation {
     });
   }
 
-  private async resume(input: ResumeInput, control: RunControl, stream?: StreamSink): Promise<GenerationResponse> {
+  private async resume(
+    input: ResumeInput,
+    control: InternalRunControl,
+    stream?: StreamSink,
+  ): Promise<GenerationResponse> {
     const prompt = await this.prompt();
     // Serialized once, by the check: the run key hashes it (and a checkpoint without a slot is claimed by it).
     const {
@@ -158,11 +161,12 @@ export class Generation {
     let lease = control.lease;
     if (lease === undefined) {
       // In-process: no claimant, so anything but a run of ours is a refusal (`already_resumed`).
-      const acquired = await claimCheckpoint(bus, checkpoint, canonical, { mode: 'in_process' });
+      const acquired = await claimCheckpoint(bus, checkpoint, { mode: 'in_process' });
       if (acquired.outcome !== 'run') throw new Error('an in-process claim cannot find a stopped run of its own');
       lease = acquired.lease;
     }
-    const recovery = lease.follows === undefined ? undefined : await recoverRun(bus, lease, run);
+    const recovered = lease.follows === undefined ? undefined : await recoverRun(bus, lease, run);
+    const recovery = withLoggedResults(recovered, await loggedResultsOfUnknownCalls(bus, state));
     return runGeneration({
       agent: this.agent,
       prompt,
@@ -186,7 +190,7 @@ export class Generation {
   }
 
   /**
-   * The job of the resume a pause's deadline makes (see `RunControl.expiring`), checked and
+   * The job of the resume a pause's deadline makes (see `InternalRunControl.expiring`), checked and
    * signed, for a worker to run as it runs a queued job. Its id is fixed per pause, so a deadline
    * met twice (a worker died meeting it) is one job: the second delivery finds the first one's
    * claim and takes its run over, or finds it done.
@@ -196,7 +200,7 @@ export class Generation {
     const { generation_id: generationId, claim_slot: slot } = checked.checkpoint;
     const job: Job = {
       ...this.job('resume', generationId),
-      id: `expiry_${generationId}_${String(slot)}`,
+      id: expiryJobId(generationId, slot),
       checkpoint: checked.checkpoint,
       answers: {},
       expiry: true,
@@ -230,7 +234,7 @@ export class Generation {
     };
   }
 
-  private runExtras(control: RunControl, stream: StreamSink | undefined) {
+  private runExtras(control: InternalRunControl, stream: StreamSink | undefined) {
     return {
       ...(stream && { stream }),
       ...(control.signal && { signal: control.signal }),

@@ -32,6 +32,7 @@ export function contextFromCheckpoint(
     approvalToolCalls: checkpoint.approval_tool_calls,
     approvedToolCalls: checkpoint.approved_tool_calls,
     mcpToolCalls: checkpoint.mcp_tool_calls,
+    delegations: checkpoint.delegations,
   });
 }
 

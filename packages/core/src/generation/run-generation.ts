@@ -1,8 +1,5 @@
-import type { ResolvedPrompt } from '../agent/action.js';
-import type { AgentBase } from '../agent/agent-types.js';
-import type { Checkpoint } from '../checkpoint/checkpoint.js';
 import { type CheckpointSeal, checkpointFromContext } from '../checkpoint/checkpoint-from-context.js';
-import type { RunRecovery } from '../claims/recover-run.js';
+import { checkLease } from '../claims/check-lease.js';
 import { endFailedRun, pauseSlot, type RunLease } from '../claims/run-lease.js';
 import { priorMessages, recordRun } from '../context/record-context.js';
 import { FencedError } from '../errors/fenced-error.js';
@@ -16,43 +13,12 @@ import { runMachineToStop } from './bound-machine.js';
 import { createEventPublisher } from './event-publisher.js';
 import { type GenerationContext, startingContext } from './generation-context.js';
 import type { GenerationResponse } from './generation-response.js';
-import type { StreamSink } from './generation-stream.js';
 import { notifyInputRequest } from './notify-input-request.js';
 import { openToolsets } from './open-toolsets.js';
+import type { RunOptions } from './run-options.js';
 import type { RunScope } from './run-scope.js';
 
-/** Where a run starts: a fresh generation, or a checked resume of a paused one. */
-export type RunStart =
-  | { kind: 'fresh'; generationId: string }
-  | {
-      kind: 'resume';
-      checkpoint: Checkpoint;
-      context: GenerationContext;
-      answers: ReadonlyMap<string, unknown>;
-      run: string;
-      /** Resumed by its deadline: `input_expired` is announced before `resumed`. */
-      expiring?: true;
-    };
-
-export interface RunOptions {
-  agent: AgentBase;
-  prompt: ResolvedPrompt;
-  params: unknown;
-  start: RunStart;
-  stream?: StreamSink;
-  signal?: AbortSignal;
-  /** The caller's trace context (a job's headers). */
-  parentTraceparent?: string;
-  /**
-   * Run as a delegated (nested) generation: it cannot pause, so a pause is neither stored,
-   * published nor passed to `onInputRequest`; the caller turns its questions into a tool result.
-   */
-  nested?: boolean;
-  /** The run's hold on its generation (its claim, or a fresh run's place in the claim log). */
-  lease: RunLease;
-  /** What earlier holders of this run did (a takeover, a claim after a release): reused, never repeated. */
-  recovery?: RunRecovery;
-}
+export type { RunOptions, RunStart } from './run-options.js';
 
 /**
  * Runs one generation (or one resume of it) to its next stop: paused, done or failed. It binds the
@@ -135,6 +101,7 @@ async function runToStop(
     provider: adapter.provider,
     model: adapter.model,
     resumed: start.kind === 'resume',
+    secrets: scrubber,
     ...(start.kind === 'resume' &&
       start.checkpoint.traceparent !== undefined && { linkedTraceparent: start.checkpoint.traceparent }),
     ...(options.parentTraceparent !== undefined && { parentTraceparent: options.parentTraceparent }),
@@ -158,6 +125,8 @@ async function runToStop(
         epoch: options.lease.epoch,
       },
       scrubber,
+      // A job's run can lapse (another delivery takes it over): each event waits for its lease check.
+      options.lease.mode === 'job' ? () => checkLease(options.lease) : undefined,
     ),
     signal: options.signal ?? options.stream?.signal,
     // An AbortController costs Node 20 a transferable object: made only when a tool reads it

@@ -6,7 +6,7 @@ import type { ToolSpec, Usage } from '../provider/provider-adapter.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import type { GenerationTrace } from '../telemetry/telemetry.js';
 import type { EventPublisher } from './event-publisher.js';
-import type { RunOptions } from './run-generation.js';
+import type { RunOptions } from './run-options.js';
 
 /** What one run's actors share: its options, lease, secrets, trace, publisher, signal and tallies. */
 export interface RunScope {

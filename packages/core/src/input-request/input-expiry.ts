@@ -1,4 +1,4 @@
-import type { JsonValue } from './input-request.js';
+import type { JsonValue } from './input-request-json.js';
 
 /**
  * When a question stops waiting and what it is answered with then. `expiresIn` (milliseconds

@@ -1,34 +1,31 @@
 import { z } from 'zod';
 import { currentToolContext } from '../tool/tool-context.js';
 import { type InputExpiryOptions, inputExpiryJSON } from './input-expiry.js';
+import {
+  type ChoiceOption,
+  type DelegationStep,
+  type InputRequestJSON,
+  type InputRequestKind,
+  isLabelledOption,
+  type JsonValue,
+} from './input-request-json.js';
 import { validateAnswers } from './validate-answers.js';
 
-export type InputRequestKind = 'confirm' | 'text' | 'choice' | 'secret';
-const kinds: readonly InputRequestKind[] = ['confirm', 'text', 'choice', 'secret'];
+export {
+  type ChoiceOption,
+  type DelegationStep,
+  type InputRequestJSON,
+  type InputRequestKind,
+  isLabelledOption,
+  type JsonValue,
+} from './input-request-json.js';
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type ChoiceOption = JsonValue | { value: JsonValue; label: string };
+const kinds: readonly InputRequestKind[] = ['confirm', 'text', 'choice', 'secret'];
 
 export interface InputRequestOptions extends InputExpiryOptions {
   /** JSON Schema, or a zod schema (kept as its JSON Schema), that the answer must satisfy. */
   schema?: Record<string, unknown> | z.ZodType;
   metadata?: Record<string, JsonValue>;
-}
-
-/** The wire form: snake_case, unset fields omitted. */
-export interface InputRequestJSON {
-  kind: InputRequestKind;
-  prompt: string;
-  options?: ChoiceOption[];
-  schema?: Record<string, unknown>;
-  metadata?: Record<string, JsonValue>;
-  /** ISO time after which the question is no longer answered by a person (see `expiresIn`). */
-  expires_at?: string;
-  /** What it is answered with at `expires_at`; absent: declined. */
-  on_expiry?: { answer: JsonValue };
-  tool_call_id?: string;
-  tool_name?: string;
-  arguments?: unknown;
 }
 
 /**
@@ -54,6 +51,8 @@ export class InputRequest {
   private readonly expiresAtText: string | undefined;
   readonly toolName: string | undefined;
   readonly arguments: unknown;
+  /** The delegations that lead to a question a delegated agent asked, outermost first. */
+  readonly path: DelegationStep[] | undefined;
 
   private constructor(json: InputRequestJSON) {
     if (!kinds.includes(json.kind)) throw new TypeError(`Unknown input request kind: ${String(json.kind)}`);
@@ -77,6 +76,7 @@ export class InputRequest {
     this.toolCallId = json.tool_call_id;
     this.toolName = json.tool_name;
     this.arguments = json.arguments;
+    this.path = json.path;
   }
 
   static confirm(prompt: string, options?: InputRequestOptions): InputRequest {
@@ -142,6 +142,7 @@ export class InputRequest {
     if (this.toolCallId !== undefined) json.tool_call_id = this.toolCallId;
     if (this.toolName !== undefined) json.tool_name = this.toolName;
     if (this.arguments !== undefined) json.arguments = this.arguments;
+    if (this.path !== undefined) json.path = this.path;
     return json;
   }
 
@@ -169,12 +170,6 @@ function checkExpiryAnswer(json: InputRequestJSON): void {
     const reason = error instanceof Error ? error.message : String(error);
     throw new TypeError(`onExpiry.answer does not fit the question: ${reason}`);
   }
-}
-
-export function isLabelledOption(option: ChoiceOption): option is { value: JsonValue; label: string } {
-  return (
-    typeof option === 'object' && option !== null && !Array.isArray(option) && 'value' in option && 'label' in option
-  );
 }
 
 function toJsonSchema(schema: Record<string, unknown> | z.ZodType): Record<string, unknown> {

@@ -8,6 +8,7 @@ import { FencedError } from '../errors/fenced-error.js';
 import { InterludeError } from '../errors/interlude-error.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { checkResumeFor } from '../generation/check-resume.js';
+import { GenerationRunner } from '../generation/generation.js';
 import type { GenerationResponse } from '../generation/generation-response.js';
 import { runKeyOf } from '../generation/resume-context.js';
 import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../json/nesting-depth.js';
@@ -66,7 +67,7 @@ export async function runJob(options: {
   // The job's own trace context is signed; the transport's header is not.
   const traceparent = job.traceparent ?? delivery.headers['traceparent'];
   try {
-    const generation = agent.generation(job.action, job.params);
+    const generation = new GenerationRunner(agent, job.action, job.params);
     const claim = await claimJob(agent, job);
     if (claim.acquired.outcome === 'stopped') {
       if (claim.acquired.record !== undefined) {
@@ -159,7 +160,7 @@ async function claimJob(agent: AgentBase, job: Job): Promise<JobClaim> {
   if (checked.checkpoint.generation_id !== job.generation_id) {
     throw new ResumeError('invalid_checkpoint', 'The job names another generation than its checkpoint');
   }
-  const acquired = await claimCheckpoint(bus, checked.checkpoint, checked.canonical, {
+  const acquired = await claimCheckpoint(bus, checked.checkpoint, {
     mode: 'job',
     claimant: job.id,
   });

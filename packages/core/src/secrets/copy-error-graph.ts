@@ -1,4 +1,5 @@
-import type { ErrorGraphReading } from './read-error-graph.js';
+import { inspect } from 'node:util';
+import { type ErrorGraphReading, printsItself } from './read-error-graph.js';
 import type { Scrubber } from './scrub.js';
 import { FILTERED } from './secret-matcher.js';
 
@@ -52,12 +53,25 @@ export function copyErrorGraph(root: unknown, reading: ErrorGraphReading, scrubb
   return { value, errors };
 }
 
-/** Bytes and patterns, copied whole in their written form; undefined for what is copied field by field. */
+/**
+ * What is copied whole rather than field by field: bytes and patterns in their written form; a
+ * URL, `Headers` or `URLSearchParams` rebuilt from its scrubbed parts (their data sits in internal
+ * slots a field-by-field copy cannot reach); any other object that prints itself, as the text it
+ * prints, scrubbed. Undefined for everything else.
+ */
 function wholeCopyOf(value: object, scrubber: Scrubber): unknown {
   if (ArrayBuffer.isView(value)) return scrubber.value(value);
   if (value instanceof ArrayBuffer) return scrubber.value(new Uint8Array(value));
   if (value instanceof RegExp) return scrubber.text(String(value));
-  return undefined;
+  if (!printsItself(value)) return undefined;
+  const pairs = (entries: Iterable<[string, string]>) =>
+    [...entries].map(([key, item]): [string, string] => [scrubber.text(key), scrubber.text(item)]);
+  try {
+    if (value instanceof URL) return new URL(scrubber.text(value.href));
+    if (value instanceof URLSearchParams) return new URLSearchParams(pairs(value));
+    if (typeof Headers === 'function' && value instanceof Headers) return new Headers(pairs(value));
+  } catch {}
+  return scrubber.text(inspect(value, { depth: 2 }));
 }
 
 /** An empty object to copy into, of the original's kind and prototype. */

@@ -54,6 +54,15 @@ const shapes: Array<[string, () => Error]> = [
     'a non-enumerable property',
     () => Object.defineProperty(new Error('request failed'), 'config', { value: { auth: CANARY }, enumerable: false }),
   ],
+  [
+    'a fetch Headers, a URL and URLSearchParams (data in internal slots, shown only by how they print)',
+    () =>
+      Object.assign(new Error('request failed'), {
+        headers: new Headers({ authorization: `Bearer ${CANARY}` }),
+        url: new URL(`https://api.example/v1?token=${CANARY}`),
+        query: new URLSearchParams({ token: CANARY }),
+      }),
+  ],
   ['7 causes deep', () => chain(7)],
   ['100 causes deep', () => chain(100)],
   [
@@ -132,6 +141,21 @@ describe('scrubbing an error of any shape', () => {
     ]);
     expect(withMap[hidden]).toBe('[FILTERED]');
     expect(headers.get('authorization')).toBe(`Bearer ${CANARY}`);
+
+    const http = scrubError(
+      Object.assign(new Error('failed'), {
+        headers: new Headers({ authorization: `Bearer ${CANARY}`, 'x-request-id': 'r1' }),
+        url: new URL(`https://api.example/v1?token=${CANARY}&page=2`),
+      }),
+      scrubber,
+    ) as Error & { headers: Headers; url: URL };
+    expect(http.headers).toBeInstanceOf(Headers);
+    expect([...http.headers]).toEqual([
+      ['authorization', 'Bearer [FILTERED]'],
+      ['x-request-id', 'r1'],
+    ]);
+    expect(http.url).toBeInstanceOf(URL);
+    expect(http.url.searchParams.get('page')).toBe('2');
 
     const config = { auth: CANARY };
     const nonEnumerable = scrubError(

@@ -69,6 +69,9 @@ export function readErrorGraph(root: unknown, scrubber: Scrubber): ErrorGraphRea
       continue;
     }
     if (node instanceof RegExp) read(node, 'pattern', () => String(node));
+    // A URL, `Headers` or `URLSearchParams` keeps its data in internal slots: no own property
+    // shows it, but it prints it.
+    if (printsItself(node)) read(node, 'how it prints', () => inspect(node, { depth: 2 }));
     if (node instanceof Map) {
       for (const [key, value] of Map.prototype.entries.call(node)) {
         consider(node, key, 'a Map key');
@@ -115,6 +118,15 @@ export function readErrorGraph(root: unknown, scrubber: Scrubber): ErrorGraphRea
     }
   }
   return { holding, reasons, complete };
+}
+
+/**
+ * Whether an object that is not an error prints itself (a custom `util.inspect`): a URL, `Headers`,
+ * `URLSearchParams`, or a class of a library's. Bytes print their bytes, read as bytes.
+ */
+export function printsItself(node: object): boolean {
+  if (node instanceof Error || ArrayBuffer.isView(node)) return false;
+  return typeof (node as Record<symbol, unknown>)[inspect.custom] === 'function';
 }
 
 /** What an error shows beyond its own fields: how it prints, its class's getters, a custom inspect. */

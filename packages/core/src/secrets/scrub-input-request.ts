@@ -1,7 +1,18 @@
-import { type ChoiceOption, type InputRequestJSON, isLabelledOption } from '../input-request/input-request.js';
-import type { Scrubber } from './scrub.js';
-import { scrubSchema } from './scrub-schema.js';
+import {
+  type ChoiceOption,
+  type InputRequestJSON,
+  isLabelledOption,
+  type JsonValue,
+} from '../input-request/input-request-json.js';
+import { scrubSchema, type TextScrubber } from './scrub-schema.js';
 import { FILTERED } from './secret-matcher.js';
+
+/** What scrubbing a question needs of a `Scrubber` (see `TextScrubber`). */
+export interface InputRequestScrubber extends TextScrubber {
+  readonly isEmpty: boolean;
+  contains(value: unknown): boolean;
+  holdOption(toolCallId: string, placeholder: string, value: JsonValue): void;
+}
 
 const PLACEHOLDER = /^\[FILTERED\] option \d+$/;
 
@@ -24,7 +35,7 @@ export function isSecretOptionPlaceholder(answer: unknown): answer is string {
  * the generation's secrets and gives it to the tool when the person picks that option
  * (`restoreSecretOptions`), so the question stays answerable.
  */
-export function scrubInputRequest(scrubber: Scrubber, request: InputRequestJSON): InputRequestJSON {
+export function scrubInputRequest(scrubber: InputRequestScrubber, request: InputRequestJSON): InputRequestJSON {
   if (scrubber.isEmpty) return request;
   // Assigned over a copy, so the keys keep the order `toJSON()` wrote them in.
   const scrubbed: InputRequestJSON = { ...request, prompt: scrubber.text(request.prompt) };
@@ -37,7 +48,12 @@ export function scrubInputRequest(scrubber: Scrubber, request: InputRequestJSON)
   return scrubbed;
 }
 
-function scrubOption(scrubber: Scrubber, request: InputRequestJSON, option: ChoiceOption, index: number): ChoiceOption {
+function scrubOption(
+  scrubber: InputRequestScrubber,
+  request: InputRequestJSON,
+  option: ChoiceOption,
+  index: number,
+): ChoiceOption {
   const labelled = isLabelledOption(option);
   const value = labelled ? option.value : option;
   let shown = value;

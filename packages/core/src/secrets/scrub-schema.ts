@@ -1,4 +1,11 @@
-import type { Scrubber } from './scrub.js';
+/**
+ * What scrubbing a schema needs of a `Scrubber`: declared here rather than imported, so the
+ * scrubber can hand its questions to these helpers without an import cycle.
+ */
+export interface TextScrubber {
+  text(value: string): string;
+  value<T>(value: T): T;
+}
 
 /** Keywords whose value is one schema. */
 const SUBSCHEMA = new Set([
@@ -60,11 +67,11 @@ const VOCABULARY = new Set([
  * was stored: a `const` built from a secret becomes `[FILTERED]`, so build such questions as a
  * choice instead (option values map back, see `scrubInputRequest`).
  */
-export function scrubSchema(scrubber: Scrubber, schema: Record<string, unknown>): Record<string, unknown> {
+export function scrubSchema(scrubber: TextScrubber, schema: Record<string, unknown>): Record<string, unknown> {
   return scrubSchemaNode(scrubber, schema) as Record<string, unknown>;
 }
 
-function scrubSchemaNode(scrubber: Scrubber, node: unknown): unknown {
+function scrubSchemaNode(scrubber: TextScrubber, node: unknown): unknown {
   if (Array.isArray(node)) return node.map((item) => scrubSchemaNode(scrubber, item));
   if (typeof node !== 'object' || node === null) return node;
   const entries = Object.entries(node).map(([keyword, value]): [string, unknown] => {

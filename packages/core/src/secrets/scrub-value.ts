@@ -64,7 +64,12 @@ class ValueScrub {
     return indexKeyed(this.bytes(items) ?? items.map((item) => this.walk(item)));
   }
 
-  /** Each item scrubbed; strings side by side are scrubbed as one run, so a split secret is found. */
+  /**
+   * Each item scrubbed; strings side by side are scrubbed as one run, so a split secret is found.
+   * A number, boolean or null between two strings does not end the run (`['tok_ab', 2, 'cd']`):
+   * a tool that spreads a token over fields puts counters and flags among them. An object or array
+   * between does.
+   */
   private items(items: readonly unknown[]): unknown[] {
     const scrubbed = items.map((item) => (typeof item === 'string' ? item : this.walk(item)));
     let start = 0;
@@ -73,12 +78,15 @@ class ValueScrub {
         start += 1;
         continue;
       }
+      const positions: number[] = [];
       let end = start;
-      while (end < items.length && typeof items[end] === 'string') end += 1;
-      const run = items.slice(start, end) as string[];
+      for (; end < items.length && (typeof items[end] === 'string' || isScalar(items[end])); end += 1) {
+        if (typeof items[end] === 'string') positions.push(end);
+      }
+      const run = positions.map((position) => items[position] as string);
       this.matcher.replaceRun(run).forEach((piece, index) => {
         if (piece !== run[index]) this.tally.replaced += 1;
-        scrubbed[start + index] = piece;
+        scrubbed[positions[index] as number] = piece;
       });
       start = end;
     }
@@ -103,6 +111,11 @@ class ValueScrub {
     this.tally.replaced += 1;
     return FILTERED;
   }
+}
+
+/** A value between strings that does not end their run. */
+function isScalar(item: unknown): boolean {
+  return item === null || typeof item === 'number' || typeof item === 'boolean' || typeof item === 'bigint';
 }
 
 function isByte(item: unknown): boolean {

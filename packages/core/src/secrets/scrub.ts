@@ -1,4 +1,4 @@
-import type { InputRequestJSON, JsonValue } from '../input-request/input-request.js';
+import type { InputRequestJSON, JsonValue } from '../input-request/input-request-json.js';
 import { scrubInputRequest } from './scrub-input-request.js';
 import { scrubValue } from './scrub-value.js';
 import { secretLeaves } from './secret-leaves.js';
@@ -8,8 +8,9 @@ export { FILTERED };
 
 /**
  * Replaces the generation's secret answers wherever they appear, in the forms a tool writes them
- * (as typed, case-folded, NFC/NFD, JSON-escaped, URL-encoded, hex, base64, bytes, split over
- * adjacent strings: `secret-forms.ts`). Secrets are compared in written form, so a numeric secret
+ * (as typed, case-folded, NFC/NFD, JSON-escaped, URL-encoded, hex and base64 of its UTF-8 and
+ * UTF-16 bytes in each case, base64 wrapped into lines, bytes, split over strings side by side:
+ * `secret-forms.ts`, `wrapped-lines.ts`). Secrets are compared in written form, so a numeric secret
  * `4921` is caught in `"pin 4921"` and in the number `4921` alike; one shorter than
  * `SHORT_SECRET_LENGTH` only where a whole value equals it.
  */

@@ -27,15 +27,26 @@ export function formPatternsOf(secret: string): string[] {
   const patterns = new Set<string>();
   const literals = new Set<string>();
   for (const text of normalForms(secret)) {
-    for (const cased of [text, text.toUpperCase(), text.toLowerCase()]) patterns.add(throughJsonEscapes(cased));
     for (const form of urlEncodings(text)) literals.add(form);
-    const bytes = Buffer.from(text, 'utf8');
-    literals.add(bytes.toString('hex'));
-    patterns.add(bytesInText(bytes));
-    for (const form of base64Forms(bytes)) literals.add(form);
+    patterns.add(bytesInText(Buffer.from(text, 'utf8')));
+    // Encoded after case-folding too (a tool that upper-cases a token, then base64s it); the
+    // case-insensitive match already covers capital hex of the same bytes.
+    for (const cased of new Set([text, text.toUpperCase(), text.toLowerCase()])) {
+      patterns.add(throughJsonEscapes(cased));
+      for (const bytes of encodedBytes(cased)) {
+        literals.add(bytes.toString('hex'));
+        for (const form of base64Forms(bytes)) literals.add(form);
+      }
+    }
   }
   for (const form of literals) if (form.length > 0) patterns.add(escapeRegExp(form));
   return [...patterns];
+}
+
+/** The bytes a secret is written in: UTF-8, and UTF-16 in both byte orders (Windows and Java strings). */
+function encodedBytes(text: string): Buffer[] {
+  const utf16 = Buffer.from(text, 'utf16le');
+  return [Buffer.from(text, 'utf8'), utf16, Buffer.from(utf16).swap16()];
 }
 
 /** The secret as bytes in text form (latin1: one character a byte), to find it in a byte array. */

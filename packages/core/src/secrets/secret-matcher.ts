@@ -1,4 +1,5 @@
 import { byteFormsOf, escapeRegExp, foldCase, formPatternsOf, isShortSecret } from './secret-forms.js';
+import { holdsAcrossLineBreaks, replaceAcrossLineBreaks } from './wrapped-lines.js';
 
 /** What a secret is replaced with, wherever it is found: the same marker for every form. */
 export const FILTERED = '[FILTERED]';
@@ -59,13 +60,20 @@ export class SecretMatcher {
 
   /** Whether a text holds a secret in any form (or is a short one). */
   holds(text: string): boolean {
-    return this.isWholeShortSecret(text) || (this.finder?.test(text) ?? false);
+    if (this.isWholeShortSecret(text)) return true;
+    if (this.finder === undefined) return false;
+    return this.finder.test(text) || holdsAcrossLineBreaks(text, this.finder);
   }
 
-  /** The text with every form of every secret replaced by `FILTERED`. */
+  /** The text with every form of every secret replaced by `FILTERED`, line-wrapped base64 included. */
   replace(text: string): string {
     if (this.isWholeShortSecret(text)) return FILTERED;
-    return this.replacer === undefined ? text : text.replace(this.replacer, FILTERED);
+    return this.replacer === undefined ? text : this.acrossLines(text.replace(this.replacer, FILTERED));
+  }
+
+  /** What `replace` finds in base64 wrapped into lines (`wrapped-lines.ts`), replaced. */
+  private acrossLines(text: string): string {
+    return this.replacer === undefined ? text : replaceAcrossLineBreaks(text, this.replacer, FILTERED);
   }
 
   /**
@@ -77,7 +85,7 @@ export class SecretMatcher {
     const joined = pieces.join('');
     // No long secret in the whole run, so none in a piece: only a short one can still be there.
     if (!(this.finder?.test(joined) ?? false)) {
-      return pieces.map((piece) => (this.isWholeShortSecret(piece) ? FILTERED : piece));
+      return pieces.map((piece) => (this.isWholeShortSecret(piece) ? FILTERED : this.acrossLines(piece)));
     }
     const found = [...joined.matchAll(this.replacer)].map((match) => ({
       from: match.index,
@@ -96,7 +104,7 @@ export class SecretMatcher {
         scrubbed += `${joined.slice(cursor, Math.max(from, start))}${FILTERED}`;
         cursor = Math.min(to, end);
       }
-      return scrubbed + joined.slice(cursor, end);
+      return this.acrossLines(scrubbed + joined.slice(cursor, end));
     });
   }
 

@@ -21,6 +21,12 @@ export interface GenerationTraceInfo {
   linkedTraceparent?: string | undefined;
   /** The caller's trace context (a job's NATS headers): the new root becomes its child. */
   parentTraceparent?: string | undefined;
+  /**
+   * The generation's secret answers, as a scrubber that grows while it runs: for spans that do
+   * not come from these hooks (an instrumented library a tool calls writes to the active span),
+   * which the telemetry scrubs before export.
+   */
+  secrets?: { readonly isEmpty: boolean; text(value: string): string } | undefined;
 }
 
 export interface GenerationTrace {

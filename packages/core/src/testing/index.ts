@@ -1,4 +1,4 @@
-export { createMemoryBus, createMemoryCheckpointStore, type MemoryBusOptions } from '../bus/memory-bus.js';
+export { createMemoryCheckpointStore } from '../bus/memory-bus.js';
 export { createMemoryClaimLog } from '../bus/memory-claim-log.js';
 export { comparePlainCheck, hostileValues, withField } from './plain-check-mutations.js';
 export { createRefundScenario } from './refund-fixture.js';

@@ -1,9 +1,11 @@
 /**
  * What a careless tool returns after it was given a secret: the secret as typed, case-folded, in
  * NFD, JSON-escaped (once, twice, ASCII-only), URL-encoded (a query and a form body), as hex and
- * base64 (standard, URL-safe, and inside longer data at each of base64's three offsets), as a
- * `Buffer`, a `Uint8Array` and an array of byte values, and split over two adjacent fields (written
- * into one text, those two are no longer adjacent strings: leave them out there). A canary test
+ * base64 (standard, URL-safe, and inside longer data at each of base64's three offsets), base64
+ * and capital hex of it upper- or lower-cased, base64 wrapped as MIME (76 columns, CRLF) and PEM
+ * (64, LF) write it, base64 of its UTF-16LE bytes, as a `Buffer`, a `Uint8Array` and an array of
+ * byte values, and split over two adjacent fields and over two strings with a number between
+ * (written into one text, those are no longer side by side: leave the `split_` ones out there). A canary test
  * returns this from a tool and then looks for the secret everywhere with `secretFormsIn`.
  *
  * @example
@@ -32,9 +34,28 @@ export function secretInEveryForm(secret: string): Record<string, unknown> {
     buffer: Buffer.from(bytes),
     uint8_array: new Uint8Array(bytes),
     byte_values: [...bytes],
+    base64_upper_case: Buffer.from(secret.toUpperCase()).toString('base64'),
+    base64_lower_case: Buffer.from(secret.toLowerCase()).toString('base64'),
+    hex_of_upper_case: Buffer.from(secret.toUpperCase()).toString('hex').toUpperCase(),
+    // 54 and 45 bytes before it: its base64 starts 4 characters before the MIME and PEM line ends.
+    base64_mime: wrappedLines(
+      Buffer.from(`${'m'.repeat(54)}${secret}${'m'.repeat(60)}`).toString('base64'),
+      76,
+      '\r\n',
+    ),
+    base64_pem: `-----BEGIN DATA-----\n${wrappedLines(Buffer.from(`${'p'.repeat(45)}${secret}`).toString('base64'), 64, '\n')}\n-----END DATA-----`,
+    base64_utf16le: Buffer.from(secret, 'utf16le').toString('base64'),
     split_start: secret.slice(0, half),
     split_end: secret.slice(half),
+    split_around_number: [secret.slice(0, half), 7, secret.slice(half)],
   };
+}
+
+/** Base64 broken into lines of `width` characters. */
+function wrappedLines(base64: string, width: number, lineBreak: string): string {
+  const lines: string[] = [];
+  for (let start = 0; start < base64.length; start += width) lines.push(base64.slice(start, start + width));
+  return lines.join(lineBreak);
 }
 
 /** `\u00e9`, as Python's `json.dumps` writes a character outside ASCII. */
@@ -48,9 +69,10 @@ const WINDOW = 8;
 /**
  * Which forms of `secret` a text holds: `text` (any case, NFC or NFD), `json`, `url`, `hex`,
  * `base64` or `bytes`. Found by decoding rather than by encoding the secret the scrubber's way,
- * so a form the scrubber misses is not missed here too: every base64 and hex run of the text is
- * decoded at each alignment and every list of byte values read back, and any eight characters or
- * bytes of the secret in a row count.
+ * so a form the scrubber misses is not missed here too: every base64 and hex run of the text
+ * (base64 wrapped into lines joined up first) is decoded at each alignment and every list of byte
+ * values read back, and any eight characters or bytes of the secret in a row count, in any case,
+ * in UTF-8 or UTF-16.
  */
 export function secretFormsIn(text: string, secret: string): string[] {
   const found = new Set<string>();
@@ -68,9 +90,17 @@ export function secretFormsIn(text: string, secret: string): string[] {
     ];
     for (const [name, form] of textual) if (holdsWindow(lowered, form.toLowerCase())) found.add(name);
   }
-  const secretBytes = variants.map((variant) => Buffer.from(variant, 'utf8').toString('latin1'));
-  for (const [name, decoded] of decodedRuns(text)) {
-    if (secretBytes.some((bytes) => holdsWindow(decoded, bytes))) found.add(name);
+  // Its UTF-8 and UTF-16 bytes (either order), in any case: a tool may encode the secret upper-cased.
+  const secretBytes = variants.flatMap((variant) =>
+    [Buffer.from(variant, 'utf8'), Buffer.from(variant, 'utf16le'), Buffer.from(variant, 'utf16le').swap16()].map(
+      (bytes) => bytes.toString('latin1').toLowerCase(),
+    ),
+  );
+  // Base64 wrapped into lines (MIME, PEM), its line breaks JSON-escaped or not, is read joined up too.
+  const unwrapped = text.replace(/(?:\\+r)?\\+n|\r?\n/g, '');
+  for (const [name, decoded] of [...decodedRuns(text), ...decodedRuns(unwrapped)]) {
+    const lowered = decoded.toLowerCase();
+    if (secretBytes.some((bytes) => holdsWindow(lowered, bytes))) found.add(name);
   }
   return [...found].sort();
 }

@@ -1,6 +1,6 @@
+import type { InputExpiryOptions } from '../input-request/input-expiry.js';
 import { InputRequest } from '../input-request/input-request.js';
 import type { ToolCall } from '../provider/provider-adapter.js';
-import type { Tool } from './tool.js';
 
 /**
  * When a call to a tool waits for a person's approval, and what the person is asked. Both
@@ -73,8 +73,18 @@ export function checkRule(rule: unknown, label = `the rule for ${(rule as { tool
   return rule as ApprovalRule;
 }
 
+/**
+ * What a gate reads of a `Tool`: declared here rather than imported, since `tool.ts` checks its
+ * rules with this file and an import back would make a cycle.
+ */
+export interface GatedTool {
+  parse(args: unknown): { success: true; data: unknown } | { success: false; error: string };
+  readonly requiresApproval?: boolean | ApprovalRule;
+  readonly approvalExpiry?: InputExpiryOptions;
+}
+
 /** A tool's own rule (`tool({ requiresApproval })`, an MCP server's `requireApproval`), if it has one. */
-function ownRule(tool: Tool | undefined): ApprovalRule | undefined {
+function ownRule(tool: GatedTool | undefined): ApprovalRule | undefined {
   const own = tool?.requiresApproval;
   if (own === undefined || own === false) return undefined;
   return own === true ? ALWAYS : own;
@@ -88,7 +98,7 @@ function ownRule(tool: Tool | undefined): ApprovalRule | undefined {
  */
 export async function evaluateGate(
   call: ToolCall,
-  tool: Tool | undefined,
+  tool: GatedTool | undefined,
   actionRules: ReadonlyMap<string, ApprovalRule>,
 ): Promise<GateOutcome> {
   const rule = actionRules.get(call.name) ?? ownRule(tool);

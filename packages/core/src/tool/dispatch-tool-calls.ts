@@ -1,5 +1,12 @@
-import type { CompletedResult } from '../checkpoint/checkpoint.js';
+import type { Checkpoint, CompletedResult } from '../checkpoint/checkpoint.js';
 import type { StartedCall } from '../claims/recover-run.js';
+import {
+  answersOfDelegation,
+  DelegatedPause,
+  DelegatedResume,
+  PATH_SEPARATOR,
+  questionOfCaller,
+} from '../delegation/nested-pause.js';
 import { InputRequiredError } from '../errors/input-required-error.js';
 import { InputRequest, type InputRequestJSON, type JsonValue } from '../input-request/input-request.js';
 import type { ToolCall } from '../provider/provider-adapter.js';
@@ -32,6 +39,10 @@ export interface DispatchOptions {
    * their `false` is the deadline's, not a person's, so the model reads `EXPIRED_RESULT`.
    */
   expiredCalls?: ReadonlySet<string>;
+  /** This resume was made by the pause's deadline: paused delegations resume the same way. */
+  expiring?: boolean;
+  /** Paused delegations of this turn (the checkpoint's `delegations`), by delegating call. */
+  delegations?: Readonly<Record<string, Checkpoint>>;
   /** Calls that were waiting on an approval gate (from the checkpoint). */
   approvalCalls: ReadonlySet<string>;
   /** Paused calls that go to an MCP server (from the checkpoint). */
@@ -88,6 +99,8 @@ export interface DispatchResult {
   approvalToolCalls: string[];
   approvedToolCalls: string[];
   mcpToolCalls: string[];
+  /** Delegations left paused, with the delegated generation's checkpoint. */
+  delegations: Record<string, Checkpoint>;
 }
 
 /**
@@ -103,6 +116,7 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
     approvalToolCalls: [],
     approvedToolCalls: [],
     mcpToolCalls: [],
+    delegations: {},
   };
   const approved = new Set(options.approvedCalls);
   // Calls a rule let through: recorded with the approved ones when they end the turn waiting on
@@ -126,9 +140,23 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
     }
     // A person said to run again a call whose outcome was unknown: as it first ran, answer included.
     const rerun = reruns.get(call.id);
+    const delegation = options.delegations?.[call.id];
     let runAnswer: unknown;
     let secret = false;
-    if (rerun === undefined) {
+    if (rerun === undefined && delegation !== undefined && !answersDelegation(call.id)) {
+      // None of its questions answered: it stays paused as it was, asking them again.
+      keepDelegationPaused(call.id, delegation);
+      continue;
+    }
+    if (rerun === undefined && delegation !== undefined) {
+      // A paused delegation went through its gate when it first ran: it resumes with its answers.
+      runAnswer = new DelegatedResume(
+        delegation,
+        answersOfDelegation(options.answers, call.id),
+        options.expiring === true,
+      );
+      secret = addDelegatedSecrets(call.id);
+    } else if (rerun === undefined) {
       if (wasAwaitingApproval && answer === true) approved.add(call.id);
       // A call an earlier holder started went through its gate then: it is not gated again.
       if (!approved.has(call.id) && options.started?.has(call.id) !== true) {
@@ -159,7 +187,8 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
     }
     const started = options.started?.get(call.id);
     if (started !== undefined && tool.idempotent !== true) {
-      const carried = secret ? undefined : runAnswer;
+      // A delegation's resume carries its answers and checkpoint: never copied into a question.
+      const carried = secret || DelegatedResume.isInstance(runAnswer) ? undefined : runAnswer;
       ask(call, tool, outcomeUnknownRequest(call, started, carried, options.stoppedBy ?? 'worker_lost'), false);
       continue;
     }
@@ -178,7 +207,49 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
   async function settle(call: ToolCall, tool: Tool, toolAnswer: unknown, start: ToolStart): Promise<void> {
     const outcome = await runOne(call, tool, toolAnswer, start, options);
     if (InputRequest.isInstance(outcome)) ask(call, tool, outcome, false);
+    else if (DelegatedPause.isInstance(outcome)) askForDelegation(call, outcome);
     else await finish(call, outcome);
+  }
+
+  /** The delegated generation paused: its questions are this turn's, under this call's id. */
+  function askForDelegation(call: ToolCall, pause: DelegatedPause): void {
+    result.delegations[call.id] = pause.checkpoint;
+    for (const request of pause.requests) {
+      const json = options.scrubber.inputRequest(questionOfCaller(request, call, pause));
+      result.inputRequests.push(json);
+      options.onInputRequest?.(json);
+    }
+  }
+
+  /** Whether this resume answers any question of the delegation (a deadline answers them all). */
+  function answersDelegation(callId: string): boolean {
+    if (options.expiring === true) return true;
+    const prefix = `${callId}${PATH_SEPARATOR}`;
+    for (const [id, answer] of options.answers) if (answer !== undefined && id.startsWith(prefix)) return true;
+    return false;
+  }
+
+  function keepDelegationPaused(callId: string, checkpoint: Checkpoint): void {
+    result.delegations[callId] = checkpoint;
+    for (const request of options.waiting ?? []) {
+      if (!(request.tool_call_id as string).startsWith(`${callId}${PATH_SEPARATOR}`)) continue;
+      result.inputRequests.push(request);
+      options.onInputRequest?.(request);
+    }
+  }
+
+  /** Secret answers bound for a delegated generation join this one's scrubber too, before it resumes. */
+  function addDelegatedSecrets(callId: string): boolean {
+    let any = false;
+    for (const request of options.waiting ?? []) {
+      const id = request.tool_call_id as string;
+      if (request.kind !== 'secret' || !id.startsWith(`${callId}${PATH_SEPARATOR}`)) continue;
+      const answer = options.answers.get(id);
+      if (answer === undefined || answer === false) continue;
+      options.scrubber.add(answer, request.schema);
+      any = true;
+    }
+    return any;
   }
 
   function ask(call: ToolCall, tool: Tool | undefined, request: InputRequest, isApproval: boolean): void {
@@ -245,7 +316,7 @@ async function runOne(
   answer: unknown,
   start: ToolStart,
   options: DispatchOptions,
-): Promise<CompletedResult | InputRequest> {
+): Promise<CompletedResult | InputRequest | DelegatedPause> {
   const span = options.trace?.startToolCall({
     toolName: call.name,
     toolCallId: call.id,
@@ -279,7 +350,7 @@ async function runOne(
   try {
     const body = () => runInToolScope(scope, () => tool.run(parsed.data, context));
     const value = await (span ? span.runInContext(body) : body());
-    if (InputRequest.isInstance(value)) {
+    if (InputRequest.isInstance(value) || DelegatedPause.isInstance(value)) {
       span?.end({ awaitingInput: true });
       return value;
     }

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createMemoryBus } from '../bus/memory-bus.js';
@@ -60,9 +59,9 @@ function refundDesk(options: RuntimeOptions) {
 }
 
 describe('signed by default', () => {
-  it('a runtime with no key signs with a per-process key and refuses an edited checkpoint (30 → 30000, new generation id)', async () => {
+  it('a runtime with no key signs with a per-bus key and refuses an edited checkpoint (30 → 30000, new generation id)', async () => {
     const scenario = createRefundScenario();
-    const { agent } = scriptedAgent(scenario.action, scenario.replies);
+    const { agent, runtime } = scriptedAgent(scenario.action, scenario.replies);
     const paused = await agent.handle({ ticketId: 42 }).generateNow();
     const checkpoint = throughJson(paused.checkpoint) as Checkpoint;
     expect(checkpoint.key_id).toMatch(/^[0-9a-f]{8}$/);
@@ -79,10 +78,17 @@ describe('signed by default', () => {
     expect(await codeOf(resumeUnsigned)).toBe('bad_signature');
     expect(scenario.refunds).toEqual([]);
 
-    // Another runtime of the same process holds the same key: an untouched checkpoint resumes there.
-    const other = scriptedAgent(scenario.action, [scenario.replies[1] as never]);
-    const done = await other.agent.handle({ ticketId: 42 }).resumeNow({ checkpoint, answers: { call_refund: true } });
+    // Another runtime of the process on a bus of its own (a test, a hot reload, a factory per
+    // request) has a key of its own: it refuses the checkpoint, whose claims its bus does not keep.
+    const apart = scriptedAgent(scenario.action, [scenario.replies[1] as never]);
+    const elsewhere = apart.agent.handle({ ticketId: 42 }).resumeNow({ checkpoint, answers: { call_refund: true } });
+    expect(await codeOf(elsewhere)).toBe('bad_signature');
+    // One on the same bus holds the same key: an untouched checkpoint resumes there, once.
+    const beside = scriptedAgent(scenario.action, [scenario.replies[1] as never], { bus: runtime.bus });
+    const done = await beside.agent.handle({ ticketId: 42 }).resumeNow({ checkpoint, answers: { call_refund: true } });
     expect(done.status).toBe('completed');
+    const again = agent.handle({ ticketId: 42 }).resumeNow({ checkpoint, answers: { call_refund: true } });
+    expect(await codeOf(again)).toBe('already_resumed');
     expect(scenario.refunds).toEqual([{ order_id: 42, amount: 30 }]);
   });
 
@@ -113,15 +119,20 @@ describe('signed by default', () => {
   });
 
   it('a checkpoint past checkpointTtlMs is refused with expired', async () => {
-    const desk = refundDesk({ checkpointKey: KEY, checkpointTtlMs: 1 });
-    const paused = await desk.agent.handle({ account: 'alice' }).generateNow();
-    expect(Date.parse(paused.checkpoint?.expires_at ?? '')).toBeGreaterThan(0);
-    await sleep(20);
-    expect(await codeOf(desk.runtime.answer(paused.generationId, { call_refund: true }))).toBe('expired');
-    expect(desk.refunds).toEqual([]);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const desk = refundDesk({ checkpointKey: KEY, checkpointTtlMs: 1 });
+      const paused = await desk.agent.handle({ account: 'alice' }).generateNow();
+      expect(Date.parse(paused.checkpoint?.expires_at ?? '')).toBeGreaterThan(0);
+      vi.advanceTimersByTime(20);
+      expect(await codeOf(desk.runtime.answer(paused.generationId, { call_refund: true }))).toBe('expired');
+      expect(desk.refunds).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
-  it('refuses to start on a bus shared across processes without a key; reads INTERLUDE_CHECKPOINT_KEY; false says so on stderr once', () => {
+  it('refuses to start on a bus shared across processes without a key; reads INTERLUDE_CHECKPOINT_KEY; false says so on stderr once', async () => {
     const shared = () => ({ ...createMemoryBus(), shared: true });
     expect(() => createRuntime({ bus: shared() })).toThrow(
       expect.objectContaining({ name: 'TrustError', code: 'missing_checkpoint_key' }),
@@ -134,8 +145,12 @@ describe('signed by default', () => {
     delete process.env[CHECKPOINT_KEY_VARIABLE];
 
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    expect(createRuntime({ bus: shared(), checkpointKey: false }).keys).toBeUndefined();
-    createRuntime({ bus: shared(), checkpointKey: false });
+    // Once per process: a fresh copy of the modules stands for a new process (the fast tier runs
+    // many test files in one, and an earlier one may have turned signing off already).
+    vi.resetModules();
+    const { createRuntime: createInNewProcess } = await import('../runtime/create-runtime.js');
+    expect(createInNewProcess({ bus: shared(), checkpointKey: false }).keys).toBeUndefined();
+    createInNewProcess({ bus: shared(), checkpointKey: false });
     const said = warn.mock.calls.map((call) => String(call[0])).filter((line) => line.includes('signing is off'));
     expect(said).toHaveLength(1);
   });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ResumeError } from '../errors/resume-error.js';
 import { InputRequest } from '../input-request/input-request.js';
@@ -153,15 +153,21 @@ describe('questions that expire, on the memory bus', () => {
   });
 
   it('lets an answer given in time win: the deadline then resumes nothing', async () => {
-    const { agent, runtime, ran } = expiringRefund({ expiresIn: 300 });
-    const paused = await agent.handle({}).generateNow();
-    const done = await runtime.answer(paused.generationId, { call_refund: true });
-    expect(done.status).toBe('completed');
-    // Past the deadline the timer has fired and found the pause answered.
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(await eventNames(runtime, paused.generationId)).not.toContain('input_expired');
-    expect(ran).toEqual([true]);
-    await runtime.close();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const { agent, runtime, ran } = expiringRefund({ expiresIn: 300 });
+      const paused = await agent.handle({}).generateNow();
+      const done = await runtime.answer(paused.generationId, { call_refund: true });
+      expect(done.status).toBe('completed');
+      // Past the deadline the timer has fired and found the pause answered.
+      expect(vi.getTimerCount()).toBeGreaterThan(0);
+      await vi.advanceTimersByTimeAsync(400);
+      expect(await eventNames(runtime, paused.generationId)).not.toContain('input_expired');
+      expect(ran).toEqual([true]);
+      await runtime.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('gates a tool whose approval expires with approvalExpiry', async () => {

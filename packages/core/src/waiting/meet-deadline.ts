@@ -1,8 +1,11 @@
 import type { AgentBase } from '../agent/agent-types.js';
 import type { InputTimer, Job, StoredCheckpoint } from '../bus/bus.js';
+import { withCheckpointDefaults } from '../checkpoint/checkpoint-defaults.js';
 import { pauseStanding } from '../claims/can-resume.js';
 import { ResumeError } from '../errors/resume-error.js';
+import { GenerationRunner } from '../generation/generation.js';
 import type { Runtime } from '../runtime/runtime.js';
+import { expiryJobId } from './expiry-job-id.js';
 
 /**
  * Meets one pause's deadline in this process (the memory bus's runtime does): when the pause
@@ -14,9 +17,10 @@ export async function meetDeadline(runtime: Runtime, timer: InputTimer): Promise
   const due = await duePause(runtime, timer, undefined);
   if (due === undefined) return 'gone';
   try {
-    await due.agent
-      .generation(due.stored.checkpoint.action_name, due.stored.params)
-      .resumeNow({ checkpoint: due.stored.checkpoint, answers: {} }, { expiring: true });
+    await new GenerationRunner(due.agent, due.stored.checkpoint.action_name, due.stored.params).resumeNow(
+      { checkpoint: due.stored.checkpoint, answers: {} },
+      { expiring: true },
+    );
     return 'resumed';
   } catch (error) {
     // Answered or cancelled meanwhile, or refused for a reason that will not change: nothing to do.
@@ -38,29 +42,35 @@ export async function expiryJobFor(
   const due = await duePause(runtime, timer, agents);
   if (due === undefined) return undefined;
   try {
-    return await due.agent
-      .generation(due.stored.checkpoint.action_name, due.stored.params)
-      .expiryJob(due.stored.checkpoint);
+    return await new GenerationRunner(due.agent, due.stored.checkpoint.action_name, due.stored.params).expiryJob(
+      due.stored.checkpoint,
+    );
   } catch (error) {
     if (ResumeError.isInstance(error)) return undefined;
     throw error;
   }
 }
 
-/** The stored pause a timer was set for, with its agent, if it still waits on a person. */
+/**
+ * The stored pause a timer was set for, with its agent, while its deadline is still to be met: it
+ * waits on a person, or the deadline's own run claimed it and the log shows it no further (a worker
+ * that met it died or stalled, so the expiry job is run again, and takes that run over one epoch
+ * up, or finds it stopped and makes sure of its stop). Answered, cancelled or resumed past, the
+ * timer is settled.
+ */
 async function duePause(
   runtime: Runtime,
   timer: InputTimer,
   agents: readonly AgentBase[] | undefined,
 ): Promise<{ agent: AgentBase; stored: StoredCheckpoint } | undefined> {
   const stored = await runtime.bus.checkpoints.load(timer.generation_id);
-  const checkpoint = stored?.checkpoint;
+  const checkpoint = stored && withCheckpointDefaults(stored.checkpoint);
   if (
     stored === undefined ||
     checkpoint?.generation_id !== timer.generation_id ||
-    checkpoint.claim_slot !== timer.claim_slot ||
+    checkpoint.claim_slot !== slotOf(timer) ||
     checkpoint.input_expires_at !== timer.due_at ||
-    (await pauseStanding(runtime.bus.claims, timer.generation_id, timer.claim_slot)) !== 'waiting'
+    !(await deadlineOpen(runtime, timer))
   ) {
     return undefined;
   }
@@ -70,4 +80,19 @@ async function duePause(
     throw new Error(`No agent named ${checkpoint.agent} is defined here to expire ${timer.generation_id}`);
   }
   return { agent, stored };
+}
+
+/** Whether the pause still waits, or its slot is held by the run its deadline's own job started. */
+async function deadlineOpen(runtime: Runtime, timer: InputTimer): Promise<boolean> {
+  const log = runtime.bus.claims;
+  const slot = slotOf(timer);
+  const standing = await pauseStanding(log, timer.generation_id, slot);
+  if (standing !== 'claimed' || !runtime.bus.shared) return standing === 'waiting';
+  const claim = await log.read(timer.generation_id, slot);
+  return claim?.kind === 'claim' && claim.claimant === expiryJobId(timer.generation_id, slot);
+}
+
+/** The timer's slot: a first pause's (0) is left out of what its checkpoint signs, and may be of the timer. */
+function slotOf(timer: InputTimer): number {
+  return (timer.claim_slot as number | undefined) ?? 0;
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineAgent } from '../agent/define-agent.js';
 import { InputRequest } from '../input-request/input-request.js';
@@ -112,12 +112,18 @@ describe('runtime.cancel()', () => {
   });
 
   it('stops a deadline from resuming the generation', async () => {
-    const { runtime, support, ran } = desk({ expiresIn: 80 });
-    const paused = await support.handle({}).generateNow();
-    await runtime.cancel(paused.generationId, 'handled by phone');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const names = (await runtime.bus.events(paused.generationId)).map((event) => event.event);
-    expect(names.slice(-2)).toEqual(['input_requested', 'cancelled']);
-    expect(ran).toEqual([]);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const { runtime, support, ran } = desk({ expiresIn: 80 });
+      const paused = await support.handle({}).generateNow();
+      await runtime.cancel(paused.generationId, 'handled by phone');
+      // Past the deadline: its timer fired (if cancelling left it armed) and found the generation cancelled.
+      await vi.advanceTimersByTimeAsync(200);
+      const names = (await runtime.bus.events(paused.generationId)).map((event) => event.event);
+      expect(names.slice(-2)).toEqual(['input_requested', 'cancelled']);
+      expect(ran).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

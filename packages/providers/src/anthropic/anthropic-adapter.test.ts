@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
-import type { ModelRequest, ModelStreamPart } from '@interlude/core';
+import type { ModelRequest, ModelStreamPart } from '@interlude/core/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAnthropicOnWire } from '../testing/anthropic-on-wire.js';
 import { anthropicReply } from '../testing/anthropic-replies.js';

@@ -7,7 +7,7 @@ import type {
   ProviderMessage,
   ToolCall,
   ToolResultMessage,
-} from '@interlude/core';
+} from '@interlude/core/provider';
 import {
   type AnthropicClientOptions,
   type AnthropicMessagesClient,

@@ -1,4 +1,4 @@
-import type { ProviderMessage } from '@interlude/core';
+import type { ProviderMessage } from '@interlude/core/provider';
 import { isRecord } from './convert-to-anthropic-messages.js';
 
 /**

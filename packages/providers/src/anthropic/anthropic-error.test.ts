@@ -1,4 +1,4 @@
-import type { ModelRequest } from '@interlude/core';
+import type { ModelRequest } from '@interlude/core/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAnthropicOnWire } from '../testing/anthropic-on-wire.js';
 import { loadFixtures } from '../testing/fixtures.js';

@@ -1,5 +1,5 @@
 import { AnthropicError, APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import { ProviderError } from '@interlude/core';
+import { ProviderError } from '@interlude/core/provider';
 import { anthropicErrorBodySchema } from './anthropic-api.js';
 
 export const ANTHROPIC_PROVIDER = 'anthropic.messages';

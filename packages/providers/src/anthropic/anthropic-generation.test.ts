@@ -1,4 +1,5 @@
-import { type Checkpoint, withCheckpointDefaults } from '@interlude/core';
+import type { Checkpoint } from '@interlude/core';
+import { withCheckpointDefaults } from '@interlude/core/internal';
 import { expect } from 'vitest';
 import { describeAdapterGenerationSuite } from '../testing/adapter-generation-suite.js';
 import { anthropicReply } from '../testing/anthropic-replies.js';

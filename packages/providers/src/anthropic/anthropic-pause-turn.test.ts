@@ -1,4 +1,5 @@
-import { type Checkpoint, withCheckpointDefaults } from '@interlude/core';
+import type { Checkpoint } from '@interlude/core';
+import { withCheckpointDefaults } from '@interlude/core/internal';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAnthropicOnWire } from '../testing/anthropic-on-wire.js';
 import { anthropicReply } from '../testing/anthropic-replies.js';

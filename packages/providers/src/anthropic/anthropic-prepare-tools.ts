@@ -1,5 +1,5 @@
 import type { ToolChoice as AnthropicToolChoice, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
-import type { ToolChoice, ToolSpec } from '@interlude/core';
+import type { ToolChoice, ToolSpec } from '@interlude/core/provider';
 
 /**
  * A tool the API runs itself (`web_search`, `web_fetch`, `code_execution`, …), passed through

@@ -1,5 +1,5 @@
 import type { MessageCreateParamsNonStreaming, ThinkingConfigParam } from '@anthropic-ai/sdk/resources/messages';
-import type { ModelRequest } from '@interlude/core';
+import type { ModelRequest } from '@interlude/core/provider';
 import { withCacheBreakpoint } from './anthropic-cache-control.js';
 import { latestContainerId } from './anthropic-container.js';
 import { type AnthropicServerTool, prepareAnthropicTools } from './anthropic-prepare-tools.js';

@@ -1,5 +1,5 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import type { ProviderMessage, ToolCall, ToolResultMessage } from '@interlude/core';
+import type { ProviderMessage, ToolCall, ToolResultMessage } from '@interlude/core/provider';
 import type { AnthropicContainer, AnthropicMessage } from './anthropic-api.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { FinishReason } from '@interlude/core';
+import type { FinishReason } from '@interlude/core/provider';
 
 /**
  * The Messages API's `stop_reason` as core's finish reason. `pause_turn` is `pause`: the API

@@ -1,4 +1,4 @@
-import { type ModelResponse, ProviderError, type ToolCall, type Usage } from '@interlude/core';
+import { type ModelResponse, ProviderError, type ToolCall, type Usage } from '@interlude/core/provider';
 import type { z } from 'zod';
 import {
   type AnthropicMessage,

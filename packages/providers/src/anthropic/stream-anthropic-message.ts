@@ -1,6 +1,6 @@
 import { APIError } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';
-import type { ModelStreamPart } from '@interlude/core';
+import type { ModelStreamPart } from '@interlude/core/provider';
 import type { AnthropicMessagesClient } from './anthropic-client.js';
 import { AnthropicStreamTruncatedError } from './anthropic-error.js';
 import { createStreamBlockAssembler } from './assemble-anthropic-stream-blocks.js';

@@ -1,4 +1,4 @@
-import type { ProviderAdapter } from '@interlude/core';
+import type { ProviderAdapter } from '@interlude/core/provider';
 import { anthropic } from '../anthropic/index.js';
 import { openaiChat } from '../openai-chat/index.js';
 import { openaiResponses } from '../openai-responses/index.js';

@@ -1,4 +1,4 @@
-import type { ModelResponse, ProviderError, ToolCall } from '@interlude/core';
+import type { ModelResponse, ProviderError, ToolCall } from '@interlude/core/provider';
 import { expect } from 'vitest';
 import type { CorpusApi } from './corpus-exchanges.js';
 import type { ChatReplayed } from './read-openai-chat-exchange.js';

@@ -1,4 +1,5 @@
-import type { JsonSchema, Tool } from '@interlude/core';
+import type { Tool } from '@interlude/core';
+import type { JsonSchema } from '@interlude/core/provider';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { z } from 'zod';
 import type { McpToolDescription } from './list-mcp-tools.js';

@@ -1,4 +1,4 @@
-import type { ProviderMessage, ToolCall, ToolResultMessage } from '@interlude/core';
+import type { ProviderMessage, ToolCall, ToolResultMessage } from '@interlude/core/provider';
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionMessageParam,

@@ -1,4 +1,4 @@
-import type { FinishReason } from '@interlude/core';
+import type { FinishReason } from '@interlude/core/provider';
 
 /**
  * Maps Chat Completions' `finish_reason` to core's finish reason. Some compatible endpoints

@@ -1,4 +1,4 @@
-import { ProviderError } from '@interlude/core';
+import { ProviderError } from '@interlude/core/provider';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 
 /** The Chat adapter's `provider` (checkpoint and `ProviderError`) and how its errors name it. */

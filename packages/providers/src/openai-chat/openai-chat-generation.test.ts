@@ -1,4 +1,4 @@
-import { withCheckpointDefaults } from '@interlude/core';
+import { withCheckpointDefaults } from '@interlude/core/internal';
 import { expect } from 'vitest';
 import { describeAdapterGenerationSuite } from '../testing/adapter-generation-suite.js';
 import { openaiFixtures } from '../testing/openai-fixtures.js';

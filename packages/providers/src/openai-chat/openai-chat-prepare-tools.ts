@@ -1,4 +1,4 @@
-import type { ToolChoice, ToolSpec } from '@interlude/core';
+import type { ToolChoice, ToolSpec } from '@interlude/core/provider';
 import type { ChatCompletionFunctionTool, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
 
 export interface PreparedOpenAIChatTools {

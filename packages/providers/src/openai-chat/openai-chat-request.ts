@@ -1,4 +1,4 @@
-import type { ModelRequest } from '@interlude/core';
+import type { ModelRequest } from '@interlude/core/provider';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import { type OpenAIChatInstructionsRole, withInstructions } from './convert-to-openai-chat-messages.js';
 import { prepareOpenAIChatTools } from './openai-chat-prepare-tools.js';

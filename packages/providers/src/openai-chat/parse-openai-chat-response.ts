@@ -1,4 +1,4 @@
-import type { ModelResponse, Usage } from '@interlude/core';
+import type { ModelResponse, Usage } from '@interlude/core/provider';
 import { createToolCallIds } from '../shared/tool-call-ids.js';
 import { createAssistantMessage, type StoredChatToolCall } from './convert-to-openai-chat-messages.js';
 import { isOpenAIChatResponse } from './is-openai-chat-response.js';

@@ -1,4 +1,4 @@
-import type { ModelResponse, ModelStreamPart } from '@interlude/core';
+import type { ModelResponse, ModelStreamPart } from '@interlude/core/provider';
 import { createToolCallIds } from '../shared/tool-call-ids.js';
 import { createAssistantMessage, type StoredChatToolCall } from './convert-to-openai-chat-messages.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';

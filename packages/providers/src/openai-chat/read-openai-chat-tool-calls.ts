@@ -1,4 +1,4 @@
-import type { ProviderMessage, ToolCall } from '@interlude/core';
+import type { ProviderMessage, ToolCall } from '@interlude/core/provider';
 import { isOpenAIChatAssistantMessage } from './is-openai-chat-response.js';
 import { openaiChatAssistantMessageSchema } from './openai-chat-api.js';
 import { parseToolArguments } from './parse-tool-arguments.js';

@@ -1,4 +1,4 @@
-import type { ToolResultMessage } from '@interlude/core';
+import type { ToolResultMessage } from '@interlude/core/provider';
 import type { EasyInputMessage, ResponseInputItem } from 'openai/resources/responses/responses';
 
 /**

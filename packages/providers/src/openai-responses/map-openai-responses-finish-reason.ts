@@ -1,4 +1,4 @@
-import type { FinishReason } from '@interlude/core';
+import type { FinishReason } from '@interlude/core/provider';
 import type { OpenAIResponsesResponse } from './openai-responses-api.js';
 
 /**

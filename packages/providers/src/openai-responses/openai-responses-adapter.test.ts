@@ -1,4 +1,4 @@
-import type { ModelRequest, ModelStreamPart, ToolSpec } from '@interlude/core';
+import type { ModelRequest, ModelStreamPart, ToolSpec } from '@interlude/core/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanlyEndedStream } from '../testing/cleanly-ended-stream.js';
 import { itRetriesRateLimitsAndServerErrors } from '../testing/it-retries-rate-limits-and-server-errors.js';

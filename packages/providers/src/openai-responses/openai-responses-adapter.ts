@@ -6,7 +6,7 @@ import type {
   ProviderMessage,
   ToolCall,
   ToolResultMessage,
-} from '@interlude/core';
+} from '@interlude/core/provider';
 import type OpenAI from 'openai';
 import type {
   ResponseCreateParamsNonStreaming,

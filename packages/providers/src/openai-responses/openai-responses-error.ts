@@ -1,4 +1,4 @@
-import { ProviderError } from '@interlude/core';
+import { ProviderError } from '@interlude/core/provider';
 import { isRetryableStatus, mapOpenAIError, readErrorCode } from '../openai-chat/openai-chat-error.js';
 
 export {

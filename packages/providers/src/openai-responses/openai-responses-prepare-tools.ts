@@ -1,4 +1,4 @@
-import type { ToolChoice, ToolSpec } from '@interlude/core';
+import type { ToolChoice, ToolSpec } from '@interlude/core/provider';
 import type { FunctionTool, ToolChoiceFunction, ToolChoiceOptions } from 'openai/resources/responses/responses';
 
 export interface PreparedOpenAIResponsesTools {

@@ -1,4 +1,4 @@
-import type { ModelRequest } from '@interlude/core';
+import type { ModelRequest } from '@interlude/core/provider';
 import { describe, expect, it } from 'vitest';
 import { buildOpenAIResponsesRequest } from './openai-responses-request.js';
 

@@ -1,4 +1,4 @@
-import type { ModelRequest } from '@interlude/core';
+import type { ModelRequest } from '@interlude/core/provider';
 import type { ResponseCreateParamsBase, ResponseIncludable, ResponseInput } from 'openai/resources/responses/responses';
 import type { ReasoningEffort } from 'openai/resources/shared';
 import { prepareOpenAIResponsesTools } from './openai-responses-prepare-tools.js';

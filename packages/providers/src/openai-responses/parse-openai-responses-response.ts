@@ -1,4 +1,4 @@
-import type { ModelResponse, Usage } from '@interlude/core';
+import type { ModelResponse, Usage } from '@interlude/core/provider';
 import { createToolCallIds } from '../shared/tool-call-ids.js';
 import { mapOpenAIResponsesFinishReason } from './map-openai-responses-finish-reason.js';
 import { type OpenAIResponsesUsage, openaiResponsesResponseSchema } from './openai-responses-api.js';

@@ -1,4 +1,4 @@
-import type { ModelResponse, ModelStreamPart } from '@interlude/core';
+import type { ModelResponse, ModelStreamPart } from '@interlude/core/provider';
 import type { z } from 'zod';
 import { createToolCallIds } from '../shared/tool-call-ids.js';
 import {

@@ -1,4 +1,4 @@
-import type { ProviderMessage, ToolCall } from '@interlude/core';
+import type { ProviderMessage, ToolCall } from '@interlude/core/provider';
 import { parseToolArguments } from '../openai-chat/parse-tool-arguments.js';
 import type { createToolCallIds } from '../shared/tool-call-ids.js';
 import { openaiResponsesFunctionCallSchema, openaiResponsesMessageItemSchema } from './openai-responses-api.js';

@@ -1,4 +1,5 @@
-import type { Checkpoint, ProviderAdapter } from '@interlude/core';
+import type { Checkpoint } from '@interlude/core';
+import type { ProviderAdapter } from '@interlude/core/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runToStop, type StoppedGeneration, throughJson } from './run-to-stop.js';
 import { createSupportDesk } from './support-desk.js';

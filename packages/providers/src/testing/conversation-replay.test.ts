@@ -1,4 +1,5 @@
-import { createRuntime, defineAgent, hasContext, memoryContextStore, type ProviderAdapter } from '@interlude/core';
+import { createRuntime, defineAgent, hasContext, memoryContextStore } from '@interlude/core';
+import type { ProviderAdapter } from '@interlude/core/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anthropic } from '../anthropic/index.js';
 import { openaiChat } from '../openai-chat/index.js';

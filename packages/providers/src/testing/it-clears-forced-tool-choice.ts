@@ -1,4 +1,5 @@
-import type { Checkpoint, ProviderAdapter } from '@interlude/core';
+import type { Checkpoint } from '@interlude/core';
+import type { ProviderAdapter } from '@interlude/core/provider';
 import { expect, it } from 'vitest';
 import type { OpenAIFixtures } from './openai-fixtures.js';
 import { createForcedRefundAgent } from './openai-forced-refund-agent.js';

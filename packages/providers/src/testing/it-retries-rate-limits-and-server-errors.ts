@@ -1,4 +1,4 @@
-import type { ModelRequest, ProviderAdapter } from '@interlude/core';
+import type { ModelRequest, ProviderAdapter } from '@interlude/core/provider';
 import { expect, it } from 'vitest';
 import type { WireReply, WireServer } from './wire-server.js';
 

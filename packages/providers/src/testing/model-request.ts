@@ -1,4 +1,4 @@
-import type { ModelRequest, ProviderAdapter, ToolSpec } from '@interlude/core';
+import type { ModelRequest, ProviderAdapter, ToolSpec } from '@interlude/core/provider';
 
 /** `lookup_order` as the adapters' call tests declare it, so each can check how its API spells a tool. */
 export const lookupOrderSpec: ToolSpec = {

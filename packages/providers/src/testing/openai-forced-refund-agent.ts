@@ -1,4 +1,6 @@
-import { createMemoryBus, createRuntime, defineAgent, type ProviderAdapter, type ToolChoice } from '@interlude/core';
+import { createRuntime, defineAgent } from '@interlude/core';
+import { createMemoryBus } from '@interlude/core/internal';
+import type { ProviderAdapter, ToolChoice } from '@interlude/core/provider';
 import { createRefundScenario } from '@interlude/core/testing';
 import { SUPPORT_INSTRUCTIONS } from './support-desk.js';
 

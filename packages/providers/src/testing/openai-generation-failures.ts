@@ -1,4 +1,5 @@
-import type { Checkpoint, GenerationStream, ProviderAdapter } from '@interlude/core';
+import type { Checkpoint, GenerationStream } from '@interlude/core';
+import type { ProviderAdapter } from '@interlude/core/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanlyEndedStream } from './cleanly-ended-stream.js';
 import type { OpenAIFixtures } from './openai-fixtures.js';

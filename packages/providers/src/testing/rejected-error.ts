@@ -1,4 +1,5 @@
-import { ProviderError, ResumeError } from '@interlude/core';
+import { ResumeError } from '@interlude/core';
+import { ProviderError } from '@interlude/core/provider';
 
 /**
  * The error a promise rejects with, as the error class the test expects: a promise that resolves,

@@ -1,11 +1,6 @@
-import {
-  createMemoryBus,
-  createRuntime,
-  defineAgent,
-  type ProviderAdapter,
-  type ToolChoice,
-  tool,
-} from '@interlude/core';
+import { createRuntime, defineAgent, tool } from '@interlude/core';
+import { createMemoryBus } from '@interlude/core/internal';
+import type { ProviderAdapter, ToolChoice } from '@interlude/core/provider';
 import { createRefundScenario } from '@interlude/core/testing';
 import { z } from 'zod';
 

@@ -6,6 +6,7 @@ import {
   type Span,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { secretScrubbingProcessor } from '../secret-scrubbing-processor.js';
 
 /** A tracer provider that keeps finished spans in memory, for tests and demos. */
 export interface InMemoryTracing {
@@ -23,6 +24,7 @@ export interface InMemoryTracing {
 /**
  * A `BasicTracerProvider` with a synchronous in-memory exporter, so a test reads every span
  * the moment it ends and never touches the global OpenTelemetry registration other tests share.
+ * Set up as production should be: `secretScrubbingProcessor()` first.
  *
  * @example
  * const tracing = createInMemoryTracing();
@@ -31,7 +33,9 @@ export interface InMemoryTracing {
 export function createInMemoryTracing(): InMemoryTracing {
   const exporter = new InMemorySpanExporter();
   const openSpans = new OpenSpanTracker();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [openSpans, new SimpleSpanProcessor(exporter)] });
+  const tracerProvider = new BasicTracerProvider({
+    spanProcessors: [secretScrubbingProcessor(), openSpans, new SimpleSpanProcessor(exporter)],
+  });
   return {
     tracerProvider,
     exporter,

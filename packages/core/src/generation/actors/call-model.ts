@@ -1,4 +1,5 @@
 import type { EventData } from '../../bus/events.js';
+import { checkLease } from '../../claims/check-lease.js';
 import { assertDistinctToolCallIds } from '../../provider/check-tool-call-ids.js';
 import type { ModelResponse, ToolCall } from '../../provider/provider-adapter.js';
 import { scrubError } from '../../secrets/scrubbed-error.js';
@@ -19,6 +20,13 @@ export async function callModel(scope: RunScope, context: GenerationContext): Pr
     if (response.text !== '') options.stream?.push({ type: 'text-delta', text: response.text });
     for (const toolCall of response.toolCalls) options.stream?.push({ type: 'tool-call', toolCall });
     return response;
+  }
+  try {
+    // A run whose lease lapsed while it stalled calls no model: the run is someone else's now.
+    await checkLease(scope.lease);
+  } catch (error) {
+    scope.failure = error as Error;
+    throw error;
   }
   const { prompt } = options;
   const adapter = options.agent.provider;

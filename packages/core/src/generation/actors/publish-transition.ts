@@ -51,10 +51,21 @@ export function publishTransition(
       // Only a resumed run can have a pause listed. Its entry is dropped without holding the run
       // up: `runtime.pending()` checks every entry against the claim log, so one left behind (a
       // crash, a closed bus) is never listed, only kept.
-      if (options.start.kind === 'resume') void forgetWaiting(runtime.bus, scope.generationId).catch(() => undefined);
-      if (lease.mode === 'job') before = () => writeStep(lease, 'finished');
-      // Done: a later failure (of a callback, of the context store) must not give the claim back.
-      else lease.ended = true;
+      // A job drops it only once its `finished` step shows it still held the run: a holder whose
+      // lease lapsed would drop the entry of the question its successor asked.
+      const forget = () => {
+        if (options.start.kind === 'resume') void forgetWaiting(runtime.bus, scope.generationId).catch(() => undefined);
+      };
+      if (lease.mode === 'job') {
+        before = async () => {
+          await writeStep(lease, 'finished');
+          forget();
+        };
+      } else {
+        forget();
+        // Done: a later failure (of a callback, of the context store) must not give the claim back.
+        lease.ended = true;
+      }
       break;
     }
     case 'failed':

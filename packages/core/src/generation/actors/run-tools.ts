@@ -37,7 +37,9 @@ export async function runTools(
         options.start.kind === 'resume' &&
         options.start.expiring && {
           expiredCalls: unansweredAtDeadline(context.inputRequests),
+          expiring: true,
         }),
+      delegations: context.delegations,
       waiting: context.inputRequests,
       approvalCalls: new Set(context.approvalToolCalls),
       mcpCalls: new Set(context.mcpToolCalls),

@@ -1,0 +1,362 @@
+import {
+  type AskedInputRequest,
+  type GenerationEvent,
+  type GenerationResponse,
+  ResumeError,
+  type Runtime,
+} from '@interlude/core';
+import { DANGEROUS_PROMPT, type ExplorerParams, HARMLESS_PROMPT, personApproves } from './explorer-agent.js';
+import { createViolationLog, type Violation } from './invariants.js';
+import type { KnownRow } from './known-failures.js';
+import type { Schedule, Step } from './schedule.js';
+
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+/** What a schedule runs against: the memory bus in this process, or NATS with worker processes. */
+export interface ExplorerWorld {
+  /** The person's runtime: answers, `pending()`, `cancel()` go through it. */
+  runtime: Runtime;
+  /** Queues the resume for a worker (`runtime.answerLater`), counting it as running until it reports. */
+  answerLater(generationId: string, answers: Record<string, unknown>): Promise<unknown>;
+  /** Starts generation `params` under `generationId` (in process, or as a job for a worker). */
+  start(params: ExplorerParams, generationId: string): Promise<void>;
+  /** Body runs with an approval so far, by `<generation> <tool call>`. */
+  bodyRuns(): Promise<Map<string, number>>;
+  /** Moves the clock on by `ms` (virtual on the memory bus, real on NATS). */
+  advance(ms: number): Promise<void>;
+  /** Lets background work make progress, then resolves once no job it knows of is running (or it gave up). */
+  quiesce(generationIds: readonly string[]): Promise<void>;
+  /** How far the clock moves at a schedule's end, so every deadline it set has passed. */
+  horizonMs: number;
+  /**
+   * What a careful person answers to "run it again?" about a call whose outcome is unknown: once no
+   * stalled holder can still be inside the call, yes only if the ledger shows no run of it.
+   */
+  rerunDecision(generationId: string, toolCallId: string): Promise<boolean>;
+  /** Generations of other schedules sharing this world (listed by `pending()`, not ours to judge). */
+  isForeign?(generationId: string): boolean;
+  /** Pending-index records forged for generations that never existed, by any schedule of this world. */
+  phantoms: Set<string>;
+  /** Faults the world applied to a generation itself (a worker stopped or killed inside its call). */
+  causesOf?(generationId: string): readonly KnownRow[];
+  /** A keyless client republishes `fromId`'s signed `completed` event on `toId`'s subject. */
+  forgeEvent?(fromId: string, toId: string): Promise<boolean>;
+  /** The job ids queued that have not reported an outcome. */
+  jobsRunning(): number;
+  /** A second runtime in this process, on a bus of its own, resumes `checkpoint` with `answers`. */
+  resumeElsewhere?(params: ExplorerParams, checkpoint: unknown, answers: Record<string, boolean>): Promise<void>;
+  /** Process faults, on a world that has processes. */
+  stallWorker?(ms: number): Promise<void>;
+  killWorker?(): Promise<void>;
+  restartServer?(): Promise<void>;
+  /**
+   * Whether a step failing with anything but a `ResumeError` breaks invariant 2. True on the memory
+   * bus; a server restart on NATS makes operations fail with `bus_unavailable` for a while, as documented.
+   */
+  strictSteps: boolean;
+  /** Violations seen while steps ran (a probe inside a tool body). */
+  observed?: Violation[];
+}
+
+interface Tracked {
+  id: string;
+  params: ExplorerParams;
+  /** Faults applied to it, in order: what a violation is attributed to. */
+  causes: KnownRow[];
+  inFlight: number;
+  /** Operations ever started on it: a peek trusts only a generation nothing touched while it read. */
+  touched: number;
+}
+
+/** What one schedule showed. */
+export interface ScheduleOutcome {
+  seed: number;
+  violations: Violation[];
+  /** Refusals and errors the steps met, by code: what the schedule exercised. */
+  refusals: Record<string, number>;
+}
+
+/**
+ * Runs `schedule` against `world`, then ends it the way an operator would (everything listed in
+ * `pending()` answered, every deadline past), and checks the five invariants.
+ */
+export async function runSchedule(
+  schedule: Schedule,
+  world: ExplorerWorld,
+  newGenerationId: () => string,
+): Promise<ScheduleOutcome> {
+  const generations: Tracked[] = [];
+  const byId = new Map<string, Tracked>();
+  const phantoms = world.phantoms;
+  const forgedHere = new Set<string>();
+  const log = createViolationLog((id) => [
+    ...(byId.get(id)?.causes ?? []),
+    ...(world.causesOf?.(id) ?? []),
+    ...(phantoms.has(id) ? (['keyless-pending-record'] as const) : []),
+  ]);
+  const refusals: Record<string, number> = {};
+  const inFlight = new Set<Promise<unknown>>();
+  const refused = (error: unknown) => {
+    const code = ResumeError.isInstance(error) ? error.code : `error:${(error as Error)?.name ?? typeof error}`;
+    refusals[code] = (refusals[code] ?? 0) + 1;
+    return code;
+  };
+  /** Runs `operation` for `target`; `concurrent` leaves it racing the next steps. */
+  const perform = async (target: Tracked | undefined, concurrent: boolean, operation: () => Promise<unknown>) => {
+    if (target !== undefined) {
+      target.inFlight += 1;
+      target.touched += 1;
+    }
+    const running = operation()
+      .catch((error: unknown) => {
+        const code = refused(error);
+        if (world.strictSteps && code.startsWith('error:') && target !== undefined) {
+          log.add(2, target.id, `a step failed outside the protocol: ${String(error)}`);
+        }
+      })
+      .finally(() => {
+        if (target !== undefined) target.inFlight -= 1;
+        inFlight.delete(running);
+      });
+    inFlight.add(running);
+    if (!concurrent) await running;
+  };
+  const settle = async () => {
+    while (inFlight.size > 0) await Promise.all([...inFlight]);
+    await world.quiesce(generations.filter(Boolean).map((tracked) => tracked.id));
+  };
+  /** The person's answers to what `pending()` shows of one generation. */
+  const decide = async (generationId: string, requests: readonly AskedInputRequest[]) => {
+    const answers: Record<string, boolean> = {};
+    for (const request of requests) {
+      answers[request.toolCallId] =
+        request.metadata?.['outcome_unknown'] === true
+          ? await world.rerunDecision(generationId, request.toolCallId)
+          : personApproves(request.prompt);
+    }
+    return answers;
+  };
+  /** What the person answers: what `pending()` shows, else (a stale link) the latest question by id. */
+  const answersFor = async (target: Tracked) => {
+    const listed = (await world.runtime.pending()).find((entry) => entry.generationId === target.id);
+    if (listed !== undefined) return decide(target.id, listed.requests);
+    const asked = (await world.runtime.bus.events(target.id)).filter((event) => event.event === 'input_requested');
+    return { [`call_pay_${Math.max(1, asked.length)}`]: !target.params.variant.dangerous };
+  };
+
+  for (const step of schedule.steps) {
+    const target = 'generation' in step ? generations[step.generation] : undefined;
+    if ('generation' in step && step.kind !== 'start' && target === undefined) continue;
+    await runStep(step, target);
+  }
+  await settle();
+  await finish();
+  return { seed: schedule.seed, violations: [...(world.observed ?? []), ...log.violations], refusals };
+
+  async function runStep(step: Step, target: Tracked | undefined): Promise<void> {
+    switch (step.kind) {
+      case 'start': {
+        const tracked: Tracked = {
+          id: newGenerationId(),
+          params: { ticket: schedule.seed * 100 + step.generation, variant: step.variant },
+          causes: [],
+          inFlight: 0,
+          touched: 0,
+        };
+        generations[step.generation] = tracked;
+        byId.set(tracked.id, tracked);
+        await perform(tracked, false, () => world.start(tracked.params, tracked.id));
+        return;
+      }
+      case 'answer':
+        return perform(target, step.concurrent, async () =>
+          world.runtime.answer((target as Tracked).id, await answersFor(target as Tracked)),
+        );
+      case 'answer-later':
+        return perform(target, false, async () =>
+          world.answerLater((target as Tracked).id, await answersFor(target as Tracked)),
+        );
+      case 'answer-elsewhere': {
+        const tracked = target as Tracked;
+        const stored = await world.runtime.bus.checkpoints.load(tracked.id);
+        if (stored === undefined || world.resumeElsewhere === undefined) return;
+        if (!tracked.causes.includes('two-runtimes-one-process')) tracked.causes.push('two-runtimes-one-process');
+        const answers = await answersFor(tracked);
+        return perform(tracked, false, () =>
+          (world.resumeElsewhere as NonNullable<ExplorerWorld['resumeElsewhere']>)(
+            tracked.params,
+            stored.checkpoint,
+            answers,
+          ),
+        );
+      }
+      case 'cancel':
+        return perform(target, step.concurrent, () => world.runtime.cancel((target as Tracked).id, 'explorer'));
+      case 'advance':
+        await world.advance(step.ms);
+        return;
+      case 'forge-pending':
+        return forgePending(target as Tracked);
+      case 'forge-phantom':
+        return forgePhantom();
+      case 'forge-claim':
+        return forgeClaim(target as Tracked);
+      case 'forge-event':
+        return forgeEvent(target as Tracked);
+      case 'peek':
+        return peek();
+      case 'settle':
+        return settle();
+      case 'stall-worker':
+        await world.stallWorker?.(step.ms);
+        return;
+      case 'kill-worker':
+        await world.killWorker?.();
+        return;
+      case 'restart-server':
+        await world.restartServer?.();
+        return;
+    }
+  }
+
+  /** A keyless client copies the pause's index record and relabels its question harmless. */
+  async function forgePending(target: Tracked): Promise<void> {
+    const index = world.runtime.bus.pending;
+    const record = (await index?.list())?.find((entry) => entry.generation_id === target.id);
+    if (index === undefined || record === undefined || !JSON.stringify(record).includes(DANGEROUS_PROMPT)) return;
+    target.causes.push('keyless-pending-record');
+    await index.put(JSON.parse(JSON.stringify(record).replaceAll(DANGEROUS_PROMPT, HARMLESS_PROMPT)));
+  }
+
+  /** A keyless client lists a question for a generation that never existed, copying a real record's shape. */
+  async function forgePhantom(): Promise<void> {
+    const index = world.runtime.bus.pending;
+    const record = (await index?.list())?.[0];
+    if (index === undefined || record === undefined) return;
+    const phantom = newGenerationId();
+    phantoms.add(phantom);
+    forgedHere.add(phantom);
+    await index.put(JSON.parse(JSON.stringify({ ...record, generation_id: phantom })));
+  }
+
+  /** A keyless client writes a claim into the slot the pause waits at. */
+  async function forgeClaim(target: Tracked): Promise<void> {
+    const record = (await world.runtime.bus.pending?.list())?.find((entry) => entry.generation_id === target.id);
+    if (record === undefined) return;
+    target.causes.push('unsigned-claims');
+    const forged = { version: 1, kind: 'claim', holder: 'forger', epoch: 1, time: new Date().toISOString() } as const;
+    await world.runtime.bus.claims?.write(target.id, record.claim_slot ?? 0, forged as never);
+  }
+
+  /**
+   * Issue 27's fourth row: an index record of a first pause (slot 0, which the signed checkpoint
+   * leaves out) carries no slot, so `pending()` checks no claim and lists it until the record goes.
+   */
+  async function slotLostRow(generationId: string): Promise<KnownRow | undefined> {
+    const record = (await world.runtime.bus.pending?.list())?.find((entry) => entry.generation_id === generationId);
+    return record !== undefined && record.claim_slot === undefined ? 'pending-lists-answer-in-flight' : undefined;
+  }
+
+  /** A keyless client copies a completed generation's signed `completed` event onto the target's subject. */
+  async function forgeEvent(target: Tracked): Promise<void> {
+    for (const source of generations) {
+      if (source === undefined || source === target || world.forgeEvent === undefined) continue;
+      if (!(await world.runtime.bus.events(source.id)).some((event) => event.event === 'completed')) continue;
+      target.causes.push('event-on-wrong-subject');
+      if (await world.forgeEvent(source.id, target.id)) return;
+    }
+  }
+
+  /**
+   * Everything `pending()` lists must be one of ours and waiting. Only generations nothing touched
+   * while the listing was read are judged (an answer racing the read may land on either side).
+   */
+  async function peek(): Promise<void> {
+    const quiet = new Map(
+      generations.filter((tracked) => tracked?.inFlight === 0).map((tracked) => [tracked.id, tracked.touched]),
+    );
+    const jobsBefore = world.jobsRunning();
+    const listing = await world.runtime.pending();
+    for (const entry of listing) {
+      const tracked = byId.get(entry.generationId);
+      if (tracked === undefined) {
+        if (world.isForeign?.(entry.generationId) === true && !phantoms.has(entry.generationId)) continue;
+        log.add(3, entry.generationId, 'pending() lists a generation nobody started');
+        continue;
+      }
+      const untouched = quiet.get(tracked.id) === tracked.touched && tracked.inFlight === 0;
+      if (!untouched || jobsBefore > 0 || world.jobsRunning() > 0) continue;
+      const last = (await world.runtime.bus.events(tracked.id)).at(-1);
+      if (last?.event !== 'input_requested') {
+        log.add(
+          3,
+          tracked.id,
+          `pending() lists it while its log ends with ${last?.event ?? 'nothing'}`,
+          await slotLostRow(tracked.id),
+        );
+      }
+    }
+  }
+
+  /** The operator's end: answer what is listed, let every deadline pass, then check. */
+  async function finish(): Promise<void> {
+    for (const entry of await world.runtime.pending()) {
+      const tracked = byId.get(entry.generationId);
+      if (tracked === undefined) continue;
+      const answers = await decide(tracked.id, entry.requests);
+      await world.runtime.answer(tracked.id, answers).then(
+        (response: GenerationResponse) => response,
+        async (error: unknown) =>
+          log.add(
+            3,
+            tracked.id,
+            `listed by pending(), yet its answer was refused (${refused(error)}): not waiting`,
+            await slotLostRow(tracked.id),
+          ),
+      );
+    }
+    await settle();
+    await world.advance(world.horizonMs);
+    await settle();
+    const listed = new Set((await world.runtime.pending()).map((entry) => entry.generationId));
+    for (const phantom of forgedHere) {
+      if (listed.has(phantom)) log.add(3, phantom, 'pending() still lists a generation nobody started');
+    }
+    const runs = await world.bodyRuns();
+    for (const tracked of generations) {
+      if (tracked === undefined) continue;
+      const events = await world.runtime.bus.events(tracked.id, { everyEpoch: true });
+      checkEnded(tracked, events, listed);
+      checkOwnEvents(tracked, events);
+      for (const pause of [1, 2]) {
+        const count = runs.get(`${tracked.id} call_pay_${pause}`) ?? 0;
+        if (count > 1 && !tracked.params.variant.idempotent) {
+          log.add(1, tracked.id, `the body of call_pay_${pause} ran ${count} times for one approval`);
+        }
+        if (count > 0 && tracked.params.variant.dangerous) {
+          log.add(5, tracked.id, `call_pay_${pause} ran though the person never approved its question`);
+        }
+      }
+    }
+  }
+
+  function checkEnded(tracked: Tracked, events: readonly GenerationEvent[], listed: Set<string>): void {
+    const latest = latestEvent(events);
+    if (latest !== undefined && TERMINAL.has(latest)) return;
+    if (listed.has(tracked.id)) return;
+    log.add(2, tracked.id, `neither ended nor listed by pending(): its log ends with ${latest ?? 'nothing'}`);
+  }
+
+  function checkOwnEvents(tracked: Tracked, events: readonly GenerationEvent[]): void {
+    const stray = events.filter((event) => event.generation_id !== tracked.id);
+    if (stray.length > 0) log.add(4, tracked.id, `its log holds ${stray.length} events of other generations`);
+  }
+}
+
+/** The last event of the latest epoch, as a reader of the log settles what happened. */
+function latestEvent(events: readonly GenerationEvent[]): string | undefined {
+  if (events.some((event) => TERMINAL.has(event.event))) {
+    return events.findLast((event) => TERMINAL.has(event.event))?.event;
+  }
+  return events.at(-1)?.event;
+}

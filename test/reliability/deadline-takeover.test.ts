@@ -1,0 +1,126 @@
+import { natsBus } from '@interlude/bus';
+import { uniqueId } from '@interlude/bus/testing';
+import { createRuntime, type GenerationEvent, type Runtime } from '@interlude/core';
+import { epochOf } from '@interlude/core/internal';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ChildScript, startScript } from '../support/bus-child-process.js';
+import { defineRefundAgent, readSideEffects } from '../support/bus-refund-agent.js';
+import { scratchDirectory } from '../support/configured-nats.js';
+import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
+import { waitUntil } from '../support/reliability-wait.js';
+
+/** The jobs' ack wait, which is also how long a due timer held by a dead worker takes to come back. */
+const ACK_WAIT_MS = '2000';
+/** The refund question expires this long after it is asked, approved then (`onExpiry: { answer: true }`). */
+const APPROVE_AFTER_MS = '1500';
+
+let directory: string;
+let server: StartedNatsServer;
+const children: ChildScript[] = [];
+const runtimes: Runtime[] = [];
+
+beforeAll(async () => {
+  directory = await scratchDirectory('interlude-deadline-takeover-');
+  server = await startNatsServer(`${directory}/nats`);
+});
+
+afterEach(async () => {
+  await Promise.all(children.splice(0).map((child) => child.stop('SIGKILL')));
+  await Promise.all(runtimes.splice(0).map((runtime) => runtime.close()));
+});
+
+afterAll(async () => {
+  server?.process.kill('SIGTERM');
+});
+
+function isOutcomeUnknownPause(event: GenerationEvent): boolean {
+  return (
+    event.event === 'input_requested' &&
+    event.data.input_requests.some((request) => request.metadata?.['outcome_unknown'] === true)
+  );
+}
+
+/**
+ * A generation queued with `generateLater` pauses in a worker on a refund question that expires
+ * and approves on expiry; the worker meeting the deadline is SIGKILLed inside the refund body,
+ * before its side effect; a second worker starts. Returns what the log and the views say then.
+ */
+async function killWhileMeetingDeadline(options: { idempotent: boolean }) {
+  const trial = uniqueId('deadline');
+  const sideEffectsFile = `${directory}/${trial}-effects.jsonl`;
+  const name = uniqueId('expiring');
+  const queue = uniqueId('queue');
+  const runtime = createRuntime({ bus: natsBus({ servers: server.url, name: 'deadline-takeover-test' }) });
+  runtimes.push(runtime);
+  const agent = defineRefundAgent(runtime, { sideEffectsFile, name, approveAfterMs: 60_000 });
+  const env = {
+    NATS_URL: server.url,
+    QUEUE: queue,
+    AGENT_NAME: name,
+    SIDE_EFFECTS_FILE: sideEffectsFile,
+    APPROVE_AFTER_MS,
+    JOB_ACK_WAIT_MS: ACK_WAIT_MS,
+    HOLD_REFUND_FILE: `${directory}/${trial}-hold`,
+    HOLD_REFUND: 'killed',
+    REFUND_IDEMPOTENT: options.idempotent ? '1' : '0',
+  };
+  const start = () => {
+    const child = startScript('bus-worker-process.ts', env);
+    children.push(child);
+    return child;
+  };
+  const first = start();
+  await first.waitForLine(/^ready$/);
+  const { generationId } = await agent.generation('handle', { ticketId: 42 }).generateLater({ queue });
+  await first.waitForLine(new RegExp(`^job awaiting_input ${generationId}$`));
+  // The deadline passes; the worker meets it, and is killed inside the approved refund.
+  await first.waitForLine(new RegExp(`^holding ${generationId}$`), 60_000);
+  await first.stop('SIGKILL');
+  const second = start();
+  await second.waitForLine(/^ready$/);
+  return { runtime, name, generationId, second, sideEffectsFile };
+}
+
+describe('a worker killed while meeting a deadline (inside the tool the expiry approved)', () => {
+  it('the timer comes back to the next worker, which takes the expiry run over and asks whether the refund ran', async () => {
+    const { runtime, name, generationId, second, sideEffectsFile } = await killWhileMeetingDeadline({
+      idempotent: false,
+    });
+    await waitUntil(
+      async () => (await runtime.bus.events(generationId, { everyEpoch: true })).some(isOutcomeUnknownPause),
+      'the takeover of the expiry run to ask about the refund',
+      { timeoutMs: 30_000 },
+    );
+    const events = await runtime.bus.events(generationId, { everyEpoch: true });
+    const question = events.findLast(isOutcomeUnknownPause);
+    expect(question?.run).not.toBe('start');
+    expect(epochOf(question as GenerationEvent)).toBeGreaterThanOrEqual(2);
+    // Listed, answerable, and what the refund question's expiry decided was not lost.
+    const listed = await runtime.pending({ agent: name });
+    expect(listed.map((entry) => entry.generationId)).toEqual([generationId]);
+    expect(listed[0]?.requests.map((request) => request.toolCallId)).toEqual(['call_refund']);
+    await runtime.answer(generationId, { call_refund: false });
+    const last = (await runtime.bus.events(generationId)).at(-1);
+    expect(last?.event).toBe('completed');
+    expect((await readSideEffects(sideEffectsFile)).filter((effect) => effect.tool === 'issue_refund')).toEqual([]);
+    expect(second.lines.filter((line) => line.startsWith('job refused'))).toEqual([]);
+  }, 180_000);
+
+  it('an idempotent refund runs again on the takeover, announced as attempt 2, and the generation completes', async () => {
+    const { runtime, generationId, second, sideEffectsFile } = await killWhileMeetingDeadline({ idempotent: true });
+    await second.waitForLine(new RegExp(`^job completed ${generationId}$`), 30_000);
+    const events = await runtime.bus.events(generationId, { everyEpoch: true });
+    // Taken over one epoch up (or more, when a loaded machine kept a heartbeat back), run again, said so.
+    const refundStarts = events.filter(
+      (event): event is Extract<GenerationEvent, { event: 'tool_started' }> =>
+        event.event === 'tool_started' && event.data.tool_name === 'issue_refund' && event.run !== 'start',
+    );
+    expect(epochOf(refundStarts[0] as GenerationEvent)).toBe(1);
+    const rerun = refundStarts.at(-1);
+    expect(epochOf(rerun as GenerationEvent)).toBeGreaterThanOrEqual(2);
+    expect([rerun?.data.attempt, rerun?.data.reason]).toEqual([2, 'outcome_unknown']);
+    expect((await runtime.bus.events(generationId)).at(-1)?.event).toBe('completed');
+    const refunds = (await readSideEffects(sideEffectsFile)).filter((effect) => effect.tool === 'issue_refund');
+    expect(new Set(refunds.map((effect) => effect.pid))).toEqual(new Set([second.process.pid]));
+  }, 180_000);
+});
