@@ -1,7 +1,9 @@
+import { soakSize } from '../support/soak.js';
+
 /** `EXPLORER_SEED`: replay this one seed (in the first file only). */
 export const ONLY_SEED = process.env['EXPLORER_SEED'];
-/** `EXPLORER_SCHEDULES`: memory schedules in all (default 2,000), split between two files. */
-const SCHEDULES = Number(process.env['EXPLORER_SCHEDULES'] ?? 2_000);
+/** `EXPLORER_SCHEDULES`: memory schedules in all (2,000; 20,000 with `INTERLUDE_SOAK=long`), split between two files. */
+const SCHEDULES = Number(process.env['EXPLORER_SCHEDULES'] ?? soakSize({ short: 2_000, long: 20_000 }));
 /** `EXPLORER_BASE_SEED`: the first seed (default 27,000,000); pick another to explore fresh schedules. */
 const BASE_SEED = Number(process.env['EXPLORER_BASE_SEED'] ?? 27_000_000);
 

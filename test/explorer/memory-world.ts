@@ -62,6 +62,11 @@ export function createMemoryWorld(clock: VirtualClock) {
       await agent.handle(params).generateNow({ generationId });
     },
     bodyRuns: async () => runs,
+    horizonMs: 60_000,
+    strictSteps: true,
+    phantoms: new Set(),
+    // One process, no stalls: the ledger is final whenever the person reads it.
+    rerunDecision: async (generationId, toolCallId) => (runs.get(`${generationId} ${toolCallId}`) ?? 0) === 0,
     advance: (ms) => clock.advance(ms),
     async quiesce() {
       for (let round = 0; round < 1_000 && running > 0; round += 1) await clock.flush();

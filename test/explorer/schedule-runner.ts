@@ -1,4 +1,10 @@
-import { type GenerationEvent, type GenerationResponse, ResumeError, type Runtime } from '@interlude/core';
+import {
+  type AskedInputRequest,
+  type GenerationEvent,
+  type GenerationResponse,
+  ResumeError,
+  type Runtime,
+} from '@interlude/core';
 import { DANGEROUS_PROMPT, type ExplorerParams, HARMLESS_PROMPT, personApproves } from './explorer-agent.js';
 import { createViolationLog, type Violation } from './invariants.js';
 import type { KnownRow } from './known-failures.js';
@@ -19,7 +25,22 @@ export interface ExplorerWorld {
   /** Moves the clock on by `ms` (virtual on the memory bus, real on NATS). */
   advance(ms: number): Promise<void>;
   /** Lets background work make progress, then resolves once no job it knows of is running (or it gave up). */
-  quiesce(): Promise<void>;
+  quiesce(generationIds: readonly string[]): Promise<void>;
+  /** How far the clock moves at a schedule's end, so every deadline it set has passed. */
+  horizonMs: number;
+  /**
+   * What a careful person answers to "run it again?" about a call whose outcome is unknown: once no
+   * stalled holder can still be inside the call, yes only if the ledger shows no run of it.
+   */
+  rerunDecision(generationId: string, toolCallId: string): Promise<boolean>;
+  /** Generations of other schedules sharing this world (listed by `pending()`, not ours to judge). */
+  isForeign?(generationId: string): boolean;
+  /** Pending-index records forged for generations that never existed, by any schedule of this world. */
+  phantoms: Set<string>;
+  /** Faults the world applied to a generation itself (a worker stopped or killed inside its call). */
+  causesOf?(generationId: string): readonly KnownRow[];
+  /** A keyless client republishes `fromId`'s signed `completed` event on `toId`'s subject. */
+  forgeEvent?(fromId: string, toId: string): Promise<boolean>;
   /** The job ids queued that have not reported an outcome. */
   jobsRunning(): number;
   /** A second runtime in this process, on a bus of its own, resumes `checkpoint` with `answers`. */
@@ -28,6 +49,11 @@ export interface ExplorerWorld {
   stallWorker?(ms: number): Promise<void>;
   killWorker?(): Promise<void>;
   restartServer?(): Promise<void>;
+  /**
+   * Whether a step failing with anything but a `ResumeError` breaks invariant 2. True on the memory
+   * bus; a server restart on NATS makes operations fail with `bus_unavailable` for a while, as documented.
+   */
+  strictSteps: boolean;
   /** Violations seen while steps ran (a probe inside a tool body). */
   observed?: Violation[];
 }
@@ -61,8 +87,13 @@ export async function runSchedule(
 ): Promise<ScheduleOutcome> {
   const generations: Tracked[] = [];
   const byId = new Map<string, Tracked>();
-  const phantoms = new Set<string>();
-  const log = createViolationLog((id) => byId.get(id)?.causes ?? (phantoms.has(id) ? ['keyless-pending-record'] : []));
+  const phantoms = world.phantoms;
+  const forgedHere = new Set<string>();
+  const log = createViolationLog((id) => [
+    ...(byId.get(id)?.causes ?? []),
+    ...(world.causesOf?.(id) ?? []),
+    ...(phantoms.has(id) ? (['keyless-pending-record'] as const) : []),
+  ]);
   const refusals: Record<string, number> = {};
   const inFlight = new Set<Promise<unknown>>();
   const refused = (error: unknown) => {
@@ -79,7 +110,7 @@ export async function runSchedule(
     const running = operation()
       .catch((error: unknown) => {
         const code = refused(error);
-        if (code.startsWith('error:') && target !== undefined) {
+        if (world.strictSteps && code.startsWith('error:') && target !== undefined) {
           log.add(2, target.id, `a step failed outside the protocol: ${String(error)}`);
         }
       })
@@ -92,14 +123,23 @@ export async function runSchedule(
   };
   const settle = async () => {
     while (inFlight.size > 0) await Promise.all([...inFlight]);
-    await world.quiesce();
+    await world.quiesce(generations.filter(Boolean).map((tracked) => tracked.id));
+  };
+  /** The person's answers to what `pending()` shows of one generation. */
+  const decide = async (generationId: string, requests: readonly AskedInputRequest[]) => {
+    const answers: Record<string, boolean> = {};
+    for (const request of requests) {
+      answers[request.toolCallId] =
+        request.metadata?.['outcome_unknown'] === true
+          ? await world.rerunDecision(generationId, request.toolCallId)
+          : personApproves(request.prompt);
+    }
+    return answers;
   };
   /** What the person answers: what `pending()` shows, else (a stale link) the latest question by id. */
   const answersFor = async (target: Tracked) => {
     const listed = (await world.runtime.pending()).find((entry) => entry.generationId === target.id);
-    if (listed !== undefined) {
-      return Object.fromEntries(listed.requests.map((request) => [request.toolCallId, personApproves(request.prompt)]));
-    }
+    if (listed !== undefined) return decide(target.id, listed.requests);
     const asked = (await world.runtime.bus.events(target.id)).filter((event) => event.event === 'input_requested');
     return { [`call_pay_${Math.max(1, asked.length)}`]: !target.params.variant.dangerous };
   };
@@ -161,6 +201,8 @@ export async function runSchedule(
         return forgePhantom();
       case 'forge-claim':
         return forgeClaim(target as Tracked);
+      case 'forge-event':
+        return forgeEvent(target as Tracked);
       case 'peek':
         return peek();
       case 'settle':
@@ -193,6 +235,7 @@ export async function runSchedule(
     if (index === undefined || record === undefined) return;
     const phantom = newGenerationId();
     phantoms.add(phantom);
+    forgedHere.add(phantom);
     await index.put(JSON.parse(JSON.stringify({ ...record, generation_id: phantom })));
   }
 
@@ -203,6 +246,25 @@ export async function runSchedule(
     target.causes.push('unsigned-claims');
     const forged = { version: 1, kind: 'claim', holder: 'forger', epoch: 1, time: new Date().toISOString() } as const;
     await world.runtime.bus.claims?.write(target.id, record.claim_slot ?? 0, forged as never);
+  }
+
+  /**
+   * Issue 27's fourth row: an index record of a first pause (slot 0, which the signed checkpoint
+   * leaves out) carries no slot, so `pending()` checks no claim and lists it until the record goes.
+   */
+  async function slotLostRow(generationId: string): Promise<KnownRow | undefined> {
+    const record = (await world.runtime.bus.pending?.list())?.find((entry) => entry.generation_id === generationId);
+    return record !== undefined && record.claim_slot === undefined ? 'pending-lists-answer-in-flight' : undefined;
+  }
+
+  /** A keyless client copies a completed generation's signed `completed` event onto the target's subject. */
+  async function forgeEvent(target: Tracked): Promise<void> {
+    for (const source of generations) {
+      if (source === undefined || source === target || world.forgeEvent === undefined) continue;
+      if (!(await world.runtime.bus.events(source.id)).some((event) => event.event === 'completed')) continue;
+      target.causes.push('event-on-wrong-subject');
+      if (await world.forgeEvent(source.id, target.id)) return;
+    }
   }
 
   /**
@@ -218,6 +280,7 @@ export async function runSchedule(
     for (const entry of listing) {
       const tracked = byId.get(entry.generationId);
       if (tracked === undefined) {
+        if (world.isForeign?.(entry.generationId) === true && !phantoms.has(entry.generationId)) continue;
         log.add(3, entry.generationId, 'pending() lists a generation nobody started');
         continue;
       }
@@ -225,7 +288,12 @@ export async function runSchedule(
       if (!untouched || jobsBefore > 0 || world.jobsRunning() > 0) continue;
       const last = (await world.runtime.bus.events(tracked.id)).at(-1);
       if (last?.event !== 'input_requested') {
-        log.add(3, tracked.id, `pending() lists it while its log ends with ${last?.event ?? 'nothing'}`);
+        log.add(
+          3,
+          tracked.id,
+          `pending() lists it while its log ends with ${last?.event ?? 'nothing'}`,
+          await slotLostRow(tracked.id),
+        );
       }
     }
   }
@@ -235,19 +303,25 @@ export async function runSchedule(
     for (const entry of await world.runtime.pending()) {
       const tracked = byId.get(entry.generationId);
       if (tracked === undefined) continue;
-      const answers = Object.fromEntries(
-        entry.requests.map((request) => [request.toolCallId, personApproves(request.prompt)]),
-      );
+      const answers = await decide(tracked.id, entry.requests);
       await world.runtime.answer(tracked.id, answers).then(
         (response: GenerationResponse) => response,
-        (error: unknown) =>
-          log.add(3, tracked.id, `listed by pending(), yet its answer was refused (${refused(error)}): not waiting`),
+        async (error: unknown) =>
+          log.add(
+            3,
+            tracked.id,
+            `listed by pending(), yet its answer was refused (${refused(error)}): not waiting`,
+            await slotLostRow(tracked.id),
+          ),
       );
     }
     await settle();
-    await world.advance(60_000);
+    await world.advance(world.horizonMs);
     await settle();
     const listed = new Set((await world.runtime.pending()).map((entry) => entry.generationId));
+    for (const phantom of forgedHere) {
+      if (listed.has(phantom)) log.add(3, phantom, 'pending() still lists a generation nobody started');
+    }
     const runs = await world.bodyRuns();
     for (const tracked of generations) {
       if (tracked === undefined) continue;

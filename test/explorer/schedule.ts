@@ -29,7 +29,9 @@ export type Step =
   // Steps of a bus with processes (the NATS explorer); the memory explorer never generates them.
   | { kind: 'stall-worker'; ms: number }
   | { kind: 'kill-worker' }
-  | { kind: 'restart-server' };
+  | { kind: 'restart-server' }
+  /** A client with no key republishes another generation's signed `completed` event on this one's subject. */
+  | { kind: 'forge-event'; generation: number };
 
 export type StepKind = Step['kind'];
 
@@ -95,6 +97,7 @@ export function generateSchedule(seed: number, shape: ScheduleShape): Schedule {
       case 'answer-elsewhere':
       case 'forge-pending':
       case 'forge-claim':
+      case 'forge-event':
         steps.push({ kind, generation });
         break;
       case 'advance':

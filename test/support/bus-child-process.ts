@@ -4,6 +4,13 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
+/**
+ * How long a line may take by default. A child starting up loads tsx, the SDKs and the bus; on a
+ * 2-core machine shared with other runs that alone can take tens of seconds, and waiting longer
+ * costs nothing when it comes sooner.
+ */
+const STARTUP_BOUND_MS = 60_000;
+
 /** A child running a script under tsx, with the lines it printed so far. */
 export interface ChildScript {
   process: ChildProcess;
@@ -54,7 +61,7 @@ export function watchChild(child: ChildProcess, script: string): ChildScript {
     lines,
     errors: () => errors,
     exited,
-    waitForLine(pattern, timeoutMs = 20_000) {
+    waitForLine(pattern, timeoutMs = STARTUP_BOUND_MS) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const found = lines.find((line) => pattern.test(line));

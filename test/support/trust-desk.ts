@@ -15,7 +15,12 @@ export interface Refund {
  * desk, so a resume with other params would pay someone else. The model answers from the
  * conversation, so any runtime (app, worker, another deployment) can run any step.
  */
-export function defineTrustDesk(runtime: Runtime, refunds: Refund[]): Agent<{ refund: ActionFunction }> {
+export function defineTrustDesk(
+  runtime: Runtime,
+  refunds: Refund[],
+  /** Runs inside the answered body, before the refund is recorded: what a test looks at while it runs. */
+  whileRefunding?: () => Promise<void>,
+): Agent<{ refund: ActionFunction }> {
   const respond = (request: RecordedModelRequest): ScriptedReply =>
     JSON.stringify(request.messages).includes('"tool_use_id":"call_refund"')
       ? { text: 'Refunded.' }
@@ -34,6 +39,7 @@ export function defineTrustDesk(runtime: Runtime, refunds: Refund[]): Agent<{ re
             input: z.object({ amount: z.number() }),
             async run({ amount }, ctx) {
               if (ctx.answer === undefined) return InputRequest.confirm(`Refund $${amount} to ${account}?`);
+              await whileRefunding?.();
               refunds.push({ account, amount, generationId: ctx.generationId });
               return { refunded: amount };
             },

@@ -2,6 +2,7 @@ import { type GenerationEvent, TrustError } from '@interlude/core';
 import type { CheckpointKeys } from '@interlude/core/internal';
 import { headers as createHeaders, type MsgHdrs } from '@nats-io/transport-node';
 import { MSG_ID_HEADER } from './jetstream-requests.js';
+import { eventSubject } from './subjects.js';
 
 /** The header an event's signature travels in: `<key_id>.<hex>`, HMAC-SHA256 of the exact payload bytes. */
 export const SIGNATURE_HEADER = 'Interlude-Signature';
@@ -49,5 +50,27 @@ export function eventRefusal(
     verdict === 'unknown_key'
       ? `Dropped an event on ${subject} signed with a key this runtime does not hold`
       : `Dropped an event on ${subject} whose signature does not match: forged or altered`,
+  );
+}
+
+/**
+ * Why an event read off `subject` is not that subject's, or undefined when it is. A signature
+ * covers the payload bytes and nothing of where they were published, so a signed event of one
+ * generation copied byte for byte onto another's subject still verifies: what binds it to its
+ * generation is that its body names the subject it was read from (its id too: `<generation>:…`).
+ * Checked with keys or without, since it needs none.
+ */
+export function misplacedEvent(event: GenerationEvent, subject: string): TrustError | undefined {
+  let expected: string | undefined;
+  try {
+    expected = eventSubject(event);
+  } catch {
+    expected = undefined;
+  }
+  const idMatches = typeof event.id === 'string' && event.id.startsWith(`${String(event.generation_id)}:`);
+  if (expected === subject && idMatches) return undefined;
+  return new TrustError(
+    'misplaced_record',
+    `Dropped an event read on ${subject} whose body names ${JSON.stringify(String(event.generation_id).slice(0, 64))} (${JSON.stringify(String(event.event).slice(0, 32))}): it belongs to another subject`,
   );
 }

@@ -4,7 +4,7 @@ import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { PayloadCodecError } from './codec/payload-codec-error.js';
 import type { PayloadSealer } from './codec/payload-sealer.js';
 import { openEvent, sealEvent } from './codec/sealed-records.js';
-import { eventHeaders, eventRefusal } from './event-signature.js';
+import { eventHeaders, eventRefusal, misplacedEvent } from './event-signature.js';
 import { EventsExpiredError } from './events-expired-error.js';
 import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
@@ -46,7 +46,7 @@ export async function publishEvent(
 /**
  * A generation's event log, in stream order (`readSubject`: read until it has the leader's last
  * message). An event not signed with the bus's keys is dropped (and reported) before anything
- * else looks at it; the rest are deduplicated by id, in case a publish outlived the stream's
+ * else looks at it, and so is one whose body is not its subject's (`misplacedEvent`); the rest are deduplicated by id, in case a publish outlived the stream's
  * duplicate window, and opened: a sealed one the bus cannot open rejects the read
  * (`PayloadCodecError`), since a log missing a real event would be read as a different history.
  * Of a run taken over, only its latest epoch is kept (`latestEpochs`), unless `everyEpoch`. A log
@@ -76,6 +76,11 @@ export async function readEvents(
       continue;
     }
     const event = decodeJson<GenerationEvent>(message.data);
+    const misplaced = misplacedEvent(event, message.subject);
+    if (misplaced !== undefined) {
+      trust.onRefused(misplaced);
+      continue;
+    }
     if (!byId.has(event.id)) byId.set(event.id, openEvent(sealer, event));
   }
   const ordered = inRunOrder([...byId.values()]);

@@ -4,7 +4,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { PayloadCodecError } from './codec/payload-codec-error.js';
 import type { PayloadSealer } from './codec/payload-sealer.js';
 import { openEvent } from './codec/sealed-records.js';
-import { eventRefusal } from './event-signature.js';
+import { eventRefusal, misplacedEvent } from './event-signature.js';
 import { decodeJson } from './json-codec.js';
 import type { EventTrust } from './nats-event-log.js';
 import { filterSubjects } from './subjects.js';
@@ -15,8 +15,8 @@ const REMEMBERED_IDS = 1_000;
 /**
  * Live transitions over core NATS (no JetStream consumer: listening costs the server nothing
  * durable). A publish retried after a lost ack reaches core subscribers twice, so recent ids are
- * remembered and repeats dropped. An event not signed with the bus's keys, or sealed so that the
- * bus cannot open it, never reaches the handler (it is reported through `trust`). A handler that
+ * remembered and repeats dropped. An event not signed with the bus's keys, sealed so that the bus
+ * cannot open it, or whose body is not its subject's, never reaches the handler (it is reported through `trust`). A handler that
  * throws or rejects is reported through `onHandlerError` and does not stop the subscription.
  */
 export async function subscribeEvents(
@@ -51,6 +51,11 @@ export async function subscribeEvents(
         } catch (error) {
           if (!PayloadCodecError.isInstance(error)) throw error;
           trust.onUnreadable(error, message.subject);
+          return;
+        }
+        const misplaced = misplacedEvent(event, message.subject);
+        if (misplaced !== undefined) {
+          trust.onRefused(misplaced);
           return;
         }
         deliver(event);

@@ -44,7 +44,6 @@ export {
   CHECKPOINT_VERSION,
   type CompletedResult,
   orderCheckpoint,
-  READABLE_CHECKPOINT_VERSIONS,
   type StoredResult,
 } from './checkpoint/checkpoint.js';
 export { type CheckpointState, withCheckpointDefaults } from './checkpoint/checkpoint-defaults.js';

@@ -28,7 +28,7 @@ export function startDemo(environment: Record<string, string> = {}): Promise<Dem
   });
   const output = collectOutput(child);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`The demo did not print its URL in 30 s:\n${output()}`)), 30_000);
+    const timer = setTimeout(() => fail(new Error(`The demo did not print its URL in 60 s:\n${output()}`)), 60_000);
     const fail = (error: Error) => {
       clearTimeout(timer);
       child.kill('SIGKILL');

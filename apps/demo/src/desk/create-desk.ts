@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createWorker, memoryBus, natsBus, type Worker } from '@interlude/bus';
 import { createRuntime, hasContext, type Runtime } from '@interlude/core';
 import { type AgentBase, CHECKPOINT_KEY_VARIABLE } from '@interlude/core/internal';
-import { openTelemetry } from '@interlude/telemetry';
+import { openTelemetry, secretScrubbingProcessor } from '@interlude/telemetry';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
 import type { DemoConfig } from '../config/read-demo-config.js';
 import { chooseProvider } from '../model/choose-provider.js';
@@ -35,7 +35,8 @@ export interface Desk {
 export async function createDesk(config: DemoConfig): Promise<Desk> {
   const bus = config.natsUrl === undefined ? memoryBus() : natsBus({ servers: config.natsUrl, name: 'interlude-demo' });
   const spans = new SpanCollector();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [spans] });
+  // The scrubbing processor first, as in production: the trace view is an exporter like any other.
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [secretScrubbingProcessor(), spans] });
   // On NATS a runtime needs a key; without INTERLUDE_CHECKPOINT_KEY the demo makes one for this
   // process (and says so), so `pnpm demo` still starts with nothing configured.
   const key =

@@ -32,14 +32,6 @@ export function claimCases(bus: () => Bus): void {
     expect(winner(again, 'holder_a')).toBe('holder_a');
   });
 
-  it('keeps a version 1 checkpoint digest slot write-once too', async () => {
-    const generationId = uniqueId('gen');
-    const slot = 'digest_0123456789abcdef' as const;
-    expect((await bus().claims.write(generationId, slot, sampleClaim('holder_a'))).stored).toBe(true);
-    expect((await bus().claims.write(generationId, slot, sampleClaim('holder_b'))).stored).toBe(false);
-    expect(await bus().claims.read(generationId, slot)).toMatchObject({ holder: 'holder_a' });
-  });
-
   it('of concurrent writes to one slot exactly one is stored, and every writer agrees which', async () => {
     const races = await Promise.all(
       Array.from({ length: 20 }, async () => {

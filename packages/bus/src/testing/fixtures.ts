@@ -66,7 +66,7 @@ export function sampleEvent(
 /** A paused generation's checkpoint, minimal but complete. */
 export function sampleCheckpoint(generationId: string, toolTurns = 1): Checkpoint {
   return {
-    version: 2,
+    version: 3,
     service: 'scripted',
     provider: 'scripted',
     model: 'm',

@@ -155,7 +155,7 @@ export interface Subscription {
 }
 
 export interface StoredCheckpoint {
-  /** The latest pause; a store written by an earlier release may still hold a version 1 one. */
+  /** The latest pause. */
   checkpoint: Checkpoint;
   /** The action's params, so a resume by id can rebuild the action. */
   params: unknown;
@@ -174,12 +174,8 @@ export interface CheckpointStore {
   load(generationId: string): Promise<StoredCheckpoint | undefined>;
 }
 
-/**
- * A slot of a generation's claim log: the numbered chain every run of the generation writes in
- * turn (0, 1, 2, …), or `digest_<digest>`, where a version 1 checkpoint (which has no slot of its
- * own) is claimed.
- */
-export type ClaimSlot = number | `digest_${string}`;
+/** A slot of a generation's claim log: the numbered chain every run of the generation writes in turn (0, 1, 2, …). */
+export type ClaimSlot = number;
 
 /** What a slot records: a run starting, taken over, about to run a tool, or at its stop. */
 export type ClaimKind = 'claim' | 'takeover' | 'tool_started' | 'paused' | 'finished' | 'released';

@@ -105,7 +105,7 @@ export interface EventData {
   cancelled: {
     reason: string;
     /** The claim-log slot the cancel took, the one a resume of the pause would have claimed. */
-    claim_slot: number | string;
+    claim_slot: number;
   };
   tool_turns_exceeded: { tool_turns: number; max_tool_turns: number; messages: ProviderMessage[] };
   completed: { text: string; finish_reason: FinishReason; raw_finish_reason?: string };

@@ -18,15 +18,12 @@ interface LiveChain {
  */
 export function createMemoryClaimLog(): ClaimLog & { compact(generationId: string): void } {
   /** Records kept as JSON text, as a server would keep them: a read hands out a fresh copy. */
-  const chains = new Map<string, LiveChain | number | { length: number; legacy: Set<ClaimSlot> }>();
+  const chains = new Map<string, LiveChain | number>();
 
   const read = (generationId: string, slot: ClaimSlot): ClaimRecord | undefined => {
     const chain = chains.get(generationId);
     if (chain === undefined) return undefined;
-    if (typeof chain === 'number') return typeof slot === 'number' && slot < chain ? FINISHED : undefined;
-    if (!('slots' in chain)) {
-      return (typeof slot === 'number' && slot < chain.length) || chain.legacy.has(slot) ? FINISHED : undefined;
-    }
+    if (typeof chain === 'number') return slot < chain ? FINISHED : undefined;
     const stored = chain.slots.get(slot);
     return stored === undefined ? undefined : (JSON.parse(stored) as ClaimRecord);
   };
@@ -36,7 +33,7 @@ export function createMemoryClaimLog(): ClaimLog & { compact(generationId: strin
       const existing = read(generationId, slot);
       if (existing !== undefined) return { stored: false, record: existing };
       let chain = chains.get(generationId);
-      if (chain !== undefined && (typeof chain === 'number' || !('slots' in chain))) {
+      if (typeof chain === 'number') {
         // A finished generation takes nothing more.
         return { stored: false, record: FINISHED };
       }
@@ -45,7 +42,7 @@ export function createMemoryClaimLog(): ClaimLog & { compact(generationId: strin
         chains.set(generationId, chain);
       }
       chain.slots.set(slot, JSON.stringify(record));
-      if (typeof slot === 'number') chain.length = Math.max(chain.length, slot + 1);
+      chain.length = Math.max(chain.length, slot + 1);
       return { stored: true };
     },
     async read(generationId, slot) {
@@ -53,9 +50,8 @@ export function createMemoryClaimLog(): ClaimLog & { compact(generationId: strin
     },
     compact(generationId) {
       const chain = chains.get(generationId);
-      if (chain === undefined || typeof chain === 'number' || !('slots' in chain)) return;
-      const legacy = [...chain.slots.keys()].filter((slot) => typeof slot === 'string');
-      chains.set(generationId, legacy.length === 0 ? chain.length : { length: chain.length, legacy: new Set(legacy) });
+      if (chain === undefined || typeof chain === 'number') return;
+      chains.set(generationId, chain.length);
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Checkpoint, CompletedResult } from './checkpoint.js';
 
 /**
- * A checkpoint with every field version 3 may leave out filled in: what a resume reads. The
+ * A checkpoint with every field it may leave out filled in: what a resume reads. The
  * signature still covers the checkpoint as it was handed in, which is what claims compare and
  * jobs carry; this view is never signed, stored or sent.
  */
@@ -18,7 +18,7 @@ export type CheckpointState = Checkpoint &
     >
   > & { completed_results: Record<string, CompletedResult> };
 
-/** The checkpoint with its defaults filled in; `claim_slot` 0 only for version 3 (version 1 has none). */
+/** The checkpoint with its defaults filled in. */
 export function withCheckpointDefaults(checkpoint: Checkpoint): CheckpointState {
   const completed: Record<string, CompletedResult> = {};
   for (const callId of Object.keys(checkpoint.completed_results)) {
@@ -32,13 +32,13 @@ export function withCheckpointDefaults(checkpoint: Checkpoint): CheckpointState 
   state.approved_tool_calls ??= [];
   state.mcp_tool_calls ??= [];
   state.delegations ??= {};
-  if (checkpoint.version >= 3) state.claim_slot ??= 0;
   return state;
 }
 
 /**
- * Version 3's written form: every field that holds its default left out. A paused refund is a
- * few hundred bytes of state beside its conversation, and those defaults were 150 of them.
+ * The written form: every field that holds its default left out (`claim_slot` is not one of them:
+ * it is always written). A paused refund is a few hundred bytes of state beside its conversation,
+ * and those defaults were 150 of them.
  */
 export function omitCheckpointDefaults(checkpoint: Checkpoint): Checkpoint {
   const {
@@ -48,7 +48,6 @@ export function omitCheckpointDefaults(checkpoint: Checkpoint): Checkpoint {
     approved_tool_calls,
     mcp_tool_calls,
     delegations,
-    claim_slot,
     completed_results,
     ...rest
   } = checkpoint;
@@ -65,6 +64,5 @@ export function omitCheckpointDefaults(checkpoint: Checkpoint): Checkpoint {
     ...(approved_tool_calls !== undefined && approved_tool_calls.length > 0 && { approved_tool_calls }),
     ...(mcp_tool_calls !== undefined && mcp_tool_calls.length > 0 && { mcp_tool_calls }),
     ...(delegations !== undefined && Object.keys(delegations).length > 0 && { delegations }),
-    ...(claim_slot !== undefined && claim_slot !== 0 && { claim_slot }),
   };
 }

@@ -4,7 +4,7 @@ import { comparePlainCheck, hostileValues, withField } from '../testing/plain-ch
 import { checkpointShape, hasCheckpointShape } from './checkpoint-shape.js';
 
 const read = (name: string) => JSON.parse(readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8'));
-const corpus = [read('v1-refund.json'), read('v2-claim-slot-refund.json'), read('v3-signed-refund.json')];
+const corpus = [read('signed-refund.json')];
 
 /**
  * Hostile values; an object with a symbol key, as a store adapter built in process could hand
@@ -23,8 +23,8 @@ function singleFieldMutations(frozen: Record<string, unknown> & { input_requests
   for (const value of values) {
     for (const key of [...Object.keys(frozen), 'claim_slot', 'traceparent', 'signature'])
       mutated.push(replace(frozen, key, value));
-    // A version 2 checkpoint dressed as version 1 (or the reverse), with any slot.
-    mutated.push(replace(replace(frozen, 'version', frozen['version'] === 1 ? 2 : 1), 'claim_slot', value));
+    // Another version, with any slot.
+    mutated.push(replace(replace(frozen, 'version', 2), 'claim_slot', value));
     for (const key of ['kind', 'prompt', 'tool_call_id', 'options', 'schema', 'tool_name'])
       mutated.push(withRequest(replace(baseRequest, key, value)));
     mutated.push(withRequest(value), { ...frozen, input_requests: [baseRequest, value] });
@@ -45,7 +45,7 @@ describe('the plain checkpoint check', () => {
     }
   });
 
-  it('never accepts a checkpoint the schema refuses, over every single-field mutation of each version', () => {
+  it('never accepts a checkpoint the schema refuses, over every single-field mutation', () => {
     const mutations = corpus.flatMap(singleFieldMutations);
     const { accepted: acceptedByBoth, refused: refusedByBoth } = comparePlainCheck(
       mutations,
@@ -54,9 +54,9 @@ describe('the plain checkpoint check', () => {
       (candidate) => `(${zodIssues(candidate)}) ${show(candidate)}`,
     );
     // Both verdicts occur: the mutations reach both sides of the check.
-    expect(mutations.length).toBeGreaterThan(1_600);
-    expect(acceptedByBoth).toBeGreaterThan(100);
-    expect(refusedByBoth).toBeGreaterThan(800);
+    expect(mutations.length).toBeGreaterThan(800);
+    expect(acceptedByBoth).toBeGreaterThan(30);
+    expect(refusedByBoth).toBeGreaterThan(400);
   });
 });
 

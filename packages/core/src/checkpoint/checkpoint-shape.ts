@@ -16,8 +16,8 @@ const inputRequestShape = z
   });
 
 /**
- * Every field's type, with readable messages for a checkpoint that is malformed. The fields version
- * 3 leaves out at their default are optional (`withCheckpointDefaults` fills them in).
+ * Every field's type, with readable messages for a checkpoint that is malformed. The fields left
+ * out at their default are optional (`withCheckpointDefaults` fills them in).
  */
 export const checkpointShape = z.object({
   version: z.number(),
@@ -41,7 +41,7 @@ export const checkpointShape = z.object({
   delegations: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
   agent: z.string(),
   generation_id: z.string().min(1),
-  claim_slot: z.number().int().nonnegative().optional(),
+  claim_slot: z.number().int().nonnegative(),
   traceparent: z.string().optional(),
   audience: z.string().optional(),
   expires_at: z.string().optional(),
@@ -79,7 +79,7 @@ export function hasCheckpointShape(value: unknown): value is Checkpoint {
         Object.values(checkpoint.delegations as Record<string, unknown>).every(isPlainRecord))) &&
     typeof checkpoint.generation_id === 'string' &&
     checkpoint.generation_id.length > 0 &&
-    (checkpoint.claim_slot === undefined || isCount(checkpoint.claim_slot)) &&
+    isCount(checkpoint.claim_slot) &&
     isOptionalString(checkpoint.traceparent) &&
     isOptionalString(checkpoint.audience) &&
     isOptionalString(checkpoint.expires_at) &&

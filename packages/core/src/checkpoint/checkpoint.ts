@@ -2,10 +2,8 @@ import type { InputRequestJSON } from '../input-request/input-request.js';
 import type { ProviderMessage } from '../provider/provider-adapter.js';
 import { canonicalJson } from '../trust/canonical-json.js';
 
-/** The version this release writes. It reads versions 1 and 2 too (see `verifyCheckpointSignature`). */
+/** The one checkpoint format: what this release writes and the only one it reads. */
 export const CHECKPOINT_VERSION = 3;
-/** Every version this release resumes. */
-export const READABLE_CHECKPOINT_VERSIONS: readonly number[] = [1, 2, 3];
 
 /**
  * The machine context of a paused generation, as plain snake_case JSON, keys written in one
@@ -13,27 +11,28 @@ export const READABLE_CHECKPOINT_VERSIONS: readonly number[] = [1, 2, 3];
  * capability: it lets whoever holds it resume exactly this pause, with these params, in this
  * deployment, until it expires.
  *
- * Version 3 leaves out what holds its default (`checkpoint-defaults.ts`): `tool_choice_cleared`
- * false, `tool_call_turn_size` 1, empty call lists, `claim_slot` 0 and a result's `is_error` false;
- * its signature is base64url rather than hex. Read it through `withCheckpointDefaults`.
+ * It leaves out what holds its default (`checkpoint-defaults.ts`): `tool_choice_cleared` false,
+ * `tool_call_turn_size` 1, empty call lists and a result's `is_error` false. Read it through
+ * `withCheckpointDefaults`. `claim_slot` is always written, 0 included: it says which pause this
+ * is, and every store keyed by it (timers, expiry jobs, the pending view) reads it back as written.
  */
 export interface Checkpoint {
-  version: 1 | 2 | 3;
+  version: 3;
   service: string;
   provider: string;
   model: string;
   action_name: string;
   tool_turns: number;
-  /** Left out of version 3 when false. */
+  /** Left out when false. */
   tool_choice_cleared?: boolean;
   /** Provider-native, without the messages derived from instructions. */
   messages: ProviderMessage[];
-  /** How many trailing items of `messages` make up the paused tool-call turn (left out of version 3 when 1). */
+  /** How many trailing items of `messages` make up the paused tool-call turn (left out when 1). */
   tool_call_turn_size?: number;
   /** Results of the paused turn's calls that already ran, by tool call id. */
   completed_results: Record<string, StoredResult>;
   input_requests: InputRequestJSON[];
-  /** Calls paused on an approval gate (this list and the next two are left out of version 3 when empty). */
+  /** Calls paused on an approval gate (this list and the next two are left out when empty). */
   approval_tool_calls?: string[];
   /** Gated calls already approved: they run without being gated again. */
   approved_tool_calls?: string[];
@@ -49,11 +48,9 @@ export interface Checkpoint {
   generation_id: string;
   /**
    * The claim-log slot a resume of this checkpoint must claim: taken by anyone else, the
-   * checkpoint was resumed already (or its run was taken over), for good. Every checkpoint since
-   * version 2 has one (version 3 leaves slot 0 out); one without (version 1) is claimed by its
-   * digest instead.
+   * checkpoint was resumed already (or its run was taken over), for good.
    */
-  claim_slot?: number;
+  claim_slot: number;
   traceparent?: string;
   /** The deployment that took it: another deployment refuses it, whatever key it holds. */
   audience?: string;
@@ -69,8 +66,7 @@ export interface Checkpoint {
   key_id?: string;
   /**
    * HMAC-SHA256 over the RFC 8785 canonical JSON of the rest of the checkpoint and the action's
-   * params (version 1: over the rest, keys in this order, params not covered): base64url in
-   * version 3, hex before.
+   * params, in base64url (43 characters).
    */
   signature?: string;
 }
@@ -81,7 +77,7 @@ export interface CompletedResult {
   is_error: boolean;
 }
 
-/** A completed result as a checkpoint stores it: version 3 leaves `is_error` out when false. */
+/** A completed result as a checkpoint stores it: `is_error` left out when false. */
 export type StoredResult = Omit<CompletedResult, 'is_error'> & { is_error?: boolean };
 
 /** Keys in their written order; `orderCheckpoint` uses it so every writer agrees byte for byte. */
@@ -122,8 +118,8 @@ export function orderCheckpoint(checkpoint: Checkpoint): Checkpoint {
 
 /**
  * The RFC 8785 canonical JSON of everything in a checkpoint but its signature: the same text
- * whatever order its keys (nested ones included) came back in from a store. What a version 2
- * signature covers, with the params.
+ * whatever order its keys (nested ones included) came back in from a store. What the signature
+ * covers, with the params.
  */
 export function canonicalUnsigned(checkpoint: Checkpoint): string {
   const { signature: _signature, ...unsigned } = checkpoint;

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { quoteValue } from '../errors/quote-value.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../json/nesting-depth.js';
-import { CHECKPOINT_VERSION, type Checkpoint, READABLE_CHECKPOINT_VERSIONS } from './checkpoint.js';
+import { CHECKPOINT_VERSION, type Checkpoint } from './checkpoint.js';
 import { checkpointShape, hasCheckpointShape } from './checkpoint-shape.js';
 
 /**
- * Checks that a value is a checkpoint object of a version this release reads, before anything
+ * Checks that a value is a checkpoint object of the one version this release reads, before anything
  * else, so a newer format gets `unsupported_version` rather than a shape error. A value nested
  * absurdly deep is refused here too, before anything recursive (serialising it to check its
  * signature, say) can overflow the stack on it.
@@ -19,10 +19,10 @@ export function assertCheckpointVersion(value: unknown): asserts value is Checkp
     throw new ResumeError('invalid_checkpoint', `The checkpoint nests deeper than ${MAX_NESTING_DEPTH} levels`);
   }
   const version = (value as { version?: unknown }).version;
-  if (!READABLE_CHECKPOINT_VERSIONS.includes(version as number)) {
+  if (version !== CHECKPOINT_VERSION) {
     throw new ResumeError(
       'unsupported_version',
-      `Checkpoint version ${quoteValue(version)} is not supported (this release reads versions ${READABLE_CHECKPOINT_VERSIONS.join(', ')}, and writes ${CHECKPOINT_VERSION})`,
+      `Checkpoint version ${quoteValue(version)} is not supported (this release reads and writes version ${CHECKPOINT_VERSION})`,
     );
   }
 }

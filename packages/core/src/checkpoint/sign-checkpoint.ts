@@ -29,23 +29,16 @@ export interface CheckpointExpectations {
 }
 
 /**
- * The checkpoint with its keys in order and, when signing, `audience`, `expires_at`, `key_id` and
- * `signature` set. A version 2 checkpoint is signed over the RFC 8785 canonical JSON of
- * everything but the signature and that of the action's params, so key order does not matter and
- * other params are refused. A version 1 checkpoint is signed as version 1 was
- * (HMAC over the ordered JSON, no params), for tests of old checkpoints. Without signing it is
- * returned in order, unsigned.
+ * The checkpoint in its written form (defaults left out, keys in order) and, when signing, with
+ * `audience`, `expires_at`, `key_id` and `signature` set: HMAC-SHA256 in base64url over the
+ * RFC 8785 canonical JSON of everything but the signature and that of the action's params, so
+ * key order does not matter and other params are refused. Without signing it is returned unsigned.
  */
 export function signCheckpoint(checkpoint: Checkpoint, signing: CheckpointSigning | undefined): Checkpoint {
   const { signature: _signature, key_id: _keyId, ...written } = checkpoint;
-  const rest = written.version >= 3 ? omitCheckpointDefaults(written as Checkpoint) : written;
-  if (signing === undefined) return orderCheckpoint(rest as Checkpoint);
+  const rest = omitCheckpointDefaults(written as Checkpoint);
+  if (signing === undefined) return orderCheckpoint(rest);
   const keys = toKeys(signing.keys);
-  if (checkpoint.version === 1) {
-    const ordered = orderCheckpoint(rest as Checkpoint);
-    // Version 1 had no purpose label and no key ids: the raw HMAC of its ordered JSON.
-    return { ...ordered, signature: keys.signUnlabelled(JSON.stringify(ordered)) };
-  }
   const unsigned = orderCheckpoint({
     ...rest,
     ...(signing.audience !== undefined && { audience: signing.audience }),
@@ -53,19 +46,15 @@ export function signCheckpoint(checkpoint: Checkpoint, signing: CheckpointSignin
     key_id: keys.signingKeyId,
   } as Checkpoint);
   const signature = keys.sign('checkpoint', signedContent(canonicalOf(unsigned), signing.params));
-  // Version 3 writes the HMAC in base64url: 43 characters instead of 64.
-  return {
-    ...unsigned,
-    signature: unsigned.version >= 3 ? Buffer.from(signature, 'hex').toString('base64url') : signature,
-  };
+  // base64url: 43 characters instead of 64 hex digits.
+  return { ...unsigned, signature: Buffer.from(signature, 'hex').toString('base64url') };
 }
 
 /**
  * Refuses, with `ResumeError`, a checkpoint a runtime holding `keys` must not resume: unsigned,
  * altered, signed with a key it does not hold, resumed with other params (`bad_signature`), taken
  * in another deployment (`audience_mismatch`) or past its expiry (`expired`). Without keys
- * (signing turned off) only the audience and expiry are checked. A version 1 checkpoint is
- * verified as version 1 was signed: its signature covers neither params nor an audience.
+ * (signing turned off) only the audience and expiry are checked.
  */
 export function verifyCheckpointSignature(
   checkpoint: Checkpoint,
@@ -77,19 +66,14 @@ export function verifyCheckpointSignature(
 
 /**
  * `verifyCheckpointSignature`, handing back the canonical JSON of the checkpoint without its
- * signature when it made it (a version 2 checkpoint with keys), so a resume serializes once.
+ * signature when it made it (with keys), so a resume serializes once.
  */
 export function verifyCheckpoint(
   checkpoint: Checkpoint,
   keys: KeysLike | undefined,
   expected: CheckpointExpectations,
 ): { unsigned: string | undefined } {
-  const held = keys === undefined ? undefined : toKeys(keys);
-  if (checkpoint.version === 1) {
-    if (held !== undefined) verifyVersion1(checkpoint, held);
-    return { unsigned: undefined };
-  }
-  const unsigned = held === undefined ? undefined : verifyVersion2(checkpoint, held, expected.params);
+  const unsigned = keys === undefined ? undefined : verifySignature(checkpoint, toKeys(keys), expected.params);
   const audience = typeof checkpoint.audience === 'string' ? checkpoint.audience : undefined;
   if (audience !== expected.audience) {
     throw new ResumeError(
@@ -107,8 +91,8 @@ export function verifyCheckpoint(
   return { unsigned };
 }
 
-/** Checks a version 2 signature; returns the checkpoint's canonical JSON without it. */
-function verifyVersion2(checkpoint: Checkpoint, keys: CheckpointKeys, params: unknown): string {
+/** Checks the signature; returns the checkpoint's canonical JSON without it. */
+function verifySignature(checkpoint: Checkpoint, keys: CheckpointKeys, params: unknown): string {
   const { key_id: keyId, signature } = checkpoint;
   if (typeof signature !== 'string' || typeof keyId !== 'string') {
     throw new ResumeError(
@@ -123,8 +107,7 @@ function verifyVersion2(checkpoint: Checkpoint, keys: CheckpointKeys, params: un
     );
   }
   const unsigned = canonicalOf(checkpoint);
-  const hex = checkpoint.version >= 3 ? hexOfBase64url(signature) : signature;
-  if (!keys.verify('checkpoint', signedContent(unsigned, params), keyId, hex)) {
+  if (!keys.verify('checkpoint', signedContent(unsigned, params), keyId, hexOfBase64url(signature))) {
     throw new ResumeError(
       'bad_signature',
       'The checkpoint signature does not match: it was altered, or is resumed with other params than it was taken with',
@@ -133,29 +116,13 @@ function verifyVersion2(checkpoint: Checkpoint, keys: CheckpointKeys, params: un
   return unsigned;
 }
 
-/** A version 3 signature as the keys compare it; anything but 43 base64url characters is no signature. */
+/** The signature as the keys compare it; anything but 43 base64url characters is no signature. */
 function hexOfBase64url(signature: string): string {
   return /^[A-Za-z0-9_-]{43}$/.test(signature) ? Buffer.from(signature, 'base64url').toString('hex') : '';
 }
 
-function verifyVersion1(checkpoint: Checkpoint, keys: CheckpointKeys): void {
-  const { signature, ...unsigned } = checkpoint;
-  if (typeof signature !== 'string') {
-    throw new ResumeError(
-      'bad_signature',
-      'The checkpoint is not signed, and this runtime requires signed checkpoints',
-    );
-  }
-  if (!keys.verifyUnlabelled(JSON.stringify(orderCheckpoint(unsigned as Checkpoint)), signature)) {
-    throw new ResumeError(
-      'bad_signature',
-      'The checkpoint signature does not match: it was altered or signed with another key',
-    );
-  }
-}
-
 /**
- * What a version 2 signature covers: the RFC 8785 canonical JSON of the checkpoint without its
+ * What the signature covers: the RFC 8785 canonical JSON of the checkpoint without its
  * signature, a newline (which canonical JSON never holds), and that of the params in their JSON
  * form. The purpose label goes in front (`CheckpointKeys.sign`).
  */

@@ -94,23 +94,4 @@ describe('claiming a run in the claim log', () => {
     expect(lease.cursor).toBe(2);
     expect(lease.fencedOut).toBe(false);
   });
-
-  it('a version 1 checkpoint is claimed by its digest, joins the chain, and is refused the second time', async () => {
-    const log = createMemoryClaimLog();
-    const first = leaseOf(
-      await acquireRun({ log, generationId, slot: 'digest_0123456789abcdef', mode: 'job', claimant: 'j' }),
-    );
-    expect(first.cursor).toBe(1);
-    expect(await refusal(acquireRun({ log, generationId, slot: 'digest_0123456789abcdef', mode: 'in_process' }))).toBe(
-      'already_resumed',
-    );
-    // The same job delivered again finds its run through the digest's holder.
-    await writeStep(first, 'finished');
-    expect(
-      await acquireRun({ log, generationId, slot: 'digest_0123456789abcdef', mode: 'job', claimant: 'j' }),
-    ).toMatchObject({
-      outcome: 'stopped',
-      stop: 'finished',
-    });
-  });
 });

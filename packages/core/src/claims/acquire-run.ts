@@ -1,4 +1,4 @@
-import type { ClaimLog, ClaimRecord, ClaimSlot } from '../bus/bus.js';
+import type { ClaimLog, ClaimRecord } from '../bus/bus.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { readSegment } from './read-segment.js';
 import { createRunLease, isOwnRecord, newHolder, type RunLease, recordFor } from './run-lease.js';
@@ -6,8 +6,8 @@ import { createRunLease, isOwnRecord, newHolder, type RunLease, recordFor } from
 export interface AcquireRequest {
   log: ClaimLog;
   generationId: string;
-  /** The checkpoint's `claim_slot`, 0 for a fresh job, or a version 1 checkpoint's digest slot. */
-  slot: ClaimSlot;
+  /** The checkpoint's `claim_slot`, 0 for a fresh job. */
+  slot: number;
   mode: 'job' | 'in_process';
   /** The job's id: another delivery of the same job finds its own claim instead of a refusal. */
   claimant?: string;
@@ -34,9 +34,7 @@ export type Acquired =
  * one epoch up, which fences the old holder out at its next step.
  */
 export async function acquireRun(request: AcquireRequest): Promise<Acquired> {
-  const holder = newHolder();
-  if (typeof request.slot === 'number') return claimChain(request, holder, request.slot, 1, undefined);
-  return claimLegacy(request, holder, request.slot);
+  return claimChain(request, newHolder(), request.slot, 1, undefined);
 }
 
 async function claimChain(
@@ -106,51 +104,6 @@ async function claimChain(
       };
     }
     // The old holder (or another delivery) wrote there first: read the run again.
-  }
-}
-
-/**
- * A version 1 checkpoint has no slot: its claim is keyed by its digest, write-once like any
- * other. The run that wins then joins the generation's numbered chain at its first free slot,
- * where its steps go; a later claim of the same digest finds that run by its holder.
- */
-async function claimLegacy(request: AcquireRequest, holder: string, legacySlot: ClaimSlot): Promise<Acquired> {
-  const { log, generationId, claimant } = request;
-  const written = await log.write(generationId, legacySlot, recordFor({ holder, claimant, epoch: 1 }, 'claim'));
-  const taken = written.stored ? undefined : written.record;
-  if (taken === undefined || isOwnRecord(taken, holder)) return joinChain(request, holder, 1, undefined);
-  const start = await findClaimOf(log, generationId, taken.holder);
-  if (start !== undefined) return claimChain(request, holder, start, 1, undefined);
-  if (claimant === undefined || taken.claimant !== claimant) throw alreadyResumed(generationId);
-  // An earlier delivery of this job claimed the digest and was gone before it joined the chain.
-  return joinChain(request, holder, 2, 'takeover');
-}
-
-/** Claims the first free numbered slot (or finds the one this holder claimed before its answer was lost). */
-async function joinChain(
-  request: AcquireRequest,
-  holder: string,
-  epoch: number,
-  follows: 'takeover' | undefined,
-): Promise<Acquired> {
-  const { log, generationId, claimant } = request;
-  for (let slot = 0; ; slot += 1) {
-    const found = await log.read(generationId, slot);
-    if (found !== undefined && !isOwnRecord(found, holder)) continue;
-    if (found === undefined) {
-      const written = await log.write(generationId, slot, recordFor({ holder, claimant, epoch }, 'claim'));
-      if (!written.stored && !isOwnRecord(written.record, holder)) continue;
-    }
-    return { outcome: 'run', lease: lease(request, { holder, epoch, cursor: slot + 1, follows }) };
-  }
-}
-
-/** The numbered slot where `holder` claimed, scanning the chain from 0. */
-async function findClaimOf(log: ClaimLog, generationId: string, holder: string): Promise<number | undefined> {
-  for (let slot = 0; ; slot += 1) {
-    const record = await log.read(generationId, slot);
-    if (record === undefined) return undefined;
-    if (record.kind === 'claim' && record.holder === holder) return slot;
   }
 }
 

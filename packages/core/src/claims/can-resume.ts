@@ -1,6 +1,5 @@
-import type { Bus, ClaimLog, ClaimSlot } from '../bus/bus.js';
-import { type Checkpoint, canonicalCheckpoint } from '../checkpoint/checkpoint.js';
-import { claimSlotOf } from './claim-target.js';
+import type { Bus, ClaimLog } from '../bus/bus.js';
+import type { Checkpoint } from '../checkpoint/checkpoint.js';
 import { readSegment } from './read-segment.js';
 
 /**
@@ -14,7 +13,7 @@ export type PauseStanding = 'waiting' | 'claimed' | 'cancelled';
  * Whether a checkpoint can still be resumed, as far as the claim log says now: nobody claimed its
  * slot, or the run that did gave it back. For showing what waits on a person (a list of open
  * questions); a resume still claims, and the claim decides, so a stale answer here lets nothing
- * through twice. (A version 1 checkpoint is looked up by its digest, as its resume claims it.)
+ * through twice.
  */
 export async function canResume(bus: Bus, checkpoint: Checkpoint): Promise<boolean> {
   return (await checkpointStanding(bus, checkpoint)) === 'waiting';
@@ -22,15 +21,14 @@ export async function canResume(bus: Bus, checkpoint: Checkpoint): Promise<boole
 
 /** Where a checkpoint's pause stands (`pauseStanding` at the slot its resume claims). */
 export function checkpointStanding(bus: Bus, checkpoint: Checkpoint): Promise<PauseStanding> {
-  const slot = claimSlotOf(checkpoint, canonicalCheckpoint(checkpoint));
-  return pauseStanding(bus.claims, checkpoint.generation_id, slot);
+  return pauseStanding(bus.claims, checkpoint.generation_id, checkpoint.claim_slot);
 }
 
 /** `canResume` by slot, saying why not: claimed, or cancelled. */
-export async function pauseStanding(log: ClaimLog, generationId: string, slot: ClaimSlot): Promise<PauseStanding> {
+export async function pauseStanding(log: ClaimLog, generationId: string, slot: number): Promise<PauseStanding> {
   const claim = await log.read(generationId, slot);
   if (claim === undefined) return 'waiting';
-  if (claim.kind !== 'claim' || typeof slot !== 'number') return 'claimed';
+  if (claim.kind !== 'claim') return 'claimed';
   for (let from = slot + 1; ; ) {
     const segment = await readSegment(log, generationId, from, claim.epoch);
     if (segment.end.kind === 'finished' && segment.end.record.error?.code === 'cancelled') return 'cancelled';

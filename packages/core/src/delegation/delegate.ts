@@ -103,7 +103,7 @@ function resumeInPlace(
     claimant: undefined,
     epoch: 1,
     mode: 'detached',
-    cursor: checkpoint.claim_slot ?? 0,
+    cursor: checkpoint.claim_slot,
   });
   const expiring = resume.expiring && hasExpired(checkpoint);
   return generation.resumeNow(

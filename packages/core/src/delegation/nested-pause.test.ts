@@ -274,9 +274,9 @@ describe("nested pauses: delegate(…, { onExceeded: 'pause' })", () => {
     const ids = paused.inputRequests.map((request) => request.toolCallId);
     expect(ids).toEqual(['call_r1/call_pay/call_payout', 'call_r2/call_pay/call_payout']);
     expect(Object.keys(paused.checkpoint?.delegations ?? {})).toEqual(['call_r1', 'call_r2']);
-    await expect(
-      tree.triage.handle().resumeNow({ checkpoint: paused.checkpoint, answers: { [ids[0] as string]: true } }),
-    ).rejects.toMatchObject({ code: 'missing_answer' });
+    await expect(tree.triage.handle().resumeNow({ checkpoint: paused.checkpoint, answers: {} })).rejects.toMatchObject({
+      code: 'missing_answer',
+    });
 
     const done = await tree.triage.handle().resumeNow({
       checkpoint: throughJson(paused.checkpoint),
@@ -284,6 +284,34 @@ describe("nested pauses: delegate(…, { onExceeded: 'pause' })", () => {
     });
     expect(done.status).toBe('completed');
     expect(tree.runs).toMatchObject({ pay_out: 1, lookup_order: 2, add_note: 1 });
+    await runtime.close();
+  });
+
+  it('answers may come one delegation at a time: the other stays paused, asking again', async () => {
+    const runtime = createRuntime();
+    const tree = supportTree(runtime, { twice: true });
+    const paused = await tree.triage.handle().generateNow();
+    const [first = '', second = ''] = paused.inputRequests.map((request) => request.toolCallId);
+
+    const halfway = await runtime.answer(paused.generationId, { [first]: true });
+    expect(halfway.status).toBe('awaiting_input');
+    expect(halfway.inputRequests.map((request) => request.toolCallId)).toEqual([second]);
+    expect(Object.keys(halfway.checkpoint?.delegations ?? {})).toEqual(['call_r2']);
+    // The paused delegation is carried as it was: the same checkpoint, nothing of it ran again.
+    expect(halfway.checkpoint?.delegations?.['call_r2']).toEqual(paused.checkpoint?.delegations?.['call_r2']);
+    expect(halfway.checkpoint?.completed_results).toMatchObject({
+      call_note: {},
+      call_r1: { tool_name: 'refunds_handle' },
+    });
+    expect(tree.runs).toMatchObject({ pay_out: 1, lookup_order: 2, add_note: 1 });
+    expect((await runtime.pending()).map((entry) => entry.requests.map((request) => request.toolCallId))).toEqual([
+      [second],
+    ]);
+    await expectRebuildMatches(runtime, halfway);
+
+    const done = await runtime.answer(paused.generationId, { [second]: true });
+    expect(done.status).toBe('completed');
+    expect(tree.runs).toMatchObject({ pay_out: 2, lookup_order: 2, add_note: 1 });
     await runtime.close();
   });
 

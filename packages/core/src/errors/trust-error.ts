@@ -15,7 +15,12 @@ export type TrustErrorCode =
   /** An event carries no signature. */
   | 'unsigned_event'
   /** An event's signature does not match, or names a key this runtime does not hold. */
-  | 'forged_event';
+  | 'forged_event'
+  /**
+   * A record read from one place whose body names another: an event whose generation, agent,
+   * action or name is not its subject's (a signed event of one generation republished on another's).
+   */
+  | 'misplaced_record';
 
 /**
  * Something signed (a job, an event) failed its check, or a runtime was set up so that nothing

@@ -93,9 +93,11 @@ export class GenerationRunner implements Generation {
   /** Checks the checkpoint and answers as `resumeNow()` would, then queues the resume for a worker. Secret answers are refused: a job is stored. */
   async resumeLater(input: ResumeInput & { queue?: string }): Promise<{ generationId: string; jobId: string }> {
     const checked = await this.check(input);
-    const secret = checked.checkpoint.input_requests.find(
-      (request) => request.kind === 'secret' && checked.answers.get(request.tool_call_id as string) !== false,
-    );
+    const secret = checked.checkpoint.input_requests.find((request) => {
+      // A secret left unanswered (its paused delegation stays paused) goes nowhere near the job.
+      const answer = checked.answers.get(request.tool_call_id as string);
+      return request.kind === 'secret' && answer !== undefined && answer !== false;
+    });
     if (secret !== undefined) {
       throw new ResumeError(
         'secret_in_job',
@@ -159,7 +161,7 @@ export class GenerationRunner implements Generation {
     let lease = control.lease;
     if (lease === undefined) {
       // In-process: no claimant, so anything but a run of ours is a refusal (`already_resumed`).
-      const acquired = await claimCheckpoint(bus, checkpoint, canonical, { mode: 'in_process' });
+      const acquired = await claimCheckpoint(bus, checkpoint, { mode: 'in_process' });
       if (acquired.outcome !== 'run') throw new Error('an in-process claim cannot find a stopped run of its own');
       lease = acquired.lease;
     }
@@ -195,7 +197,7 @@ export class GenerationRunner implements Generation {
    */
   async expiryJob(checkpoint: unknown): Promise<Job> {
     const checked = await this.check({ checkpoint, answers: {} }, true);
-    const { generation_id: generationId, claim_slot: slot = 0 } = checked.checkpoint;
+    const { generation_id: generationId, claim_slot: slot } = checked.checkpoint;
     const job: Job = {
       ...this.job('resume', generationId),
       id: expiryJobId(generationId, slot),

@@ -7,7 +7,8 @@ import { describeSecretMismatch } from './secret-schema-mismatch.js';
 /**
  * Checks a map of answers against the requests a checkpoint waits on, before anything runs:
  * every answer names a waiting call, every waiting call has one, and each fits its request
- * (`false` declines any kind).
+ * (`false` declines any kind). A paused delegation may be left out as a whole, at any depth, when
+ * something else is answered: none of its questions answered, it stays paused (`staysPaused`).
  */
 export function validateAnswers(requests: readonly InputRequestJSON[], answers: unknown): Map<string, unknown> {
   if (typeof answers !== 'object' || answers === null || Array.isArray(answers)) {
@@ -26,8 +27,10 @@ export function validateAnswers(requests: readonly InputRequestJSON[], answers: 
       );
     }
   }
+  const answered = [...given].filter(([, answer]) => answer !== undefined).map(([callId]) => callId);
   for (const [callId, request] of byCall) {
     if (!given.has(callId) || given.get(callId) === undefined) {
+      if (answered.length > 0 && staysPaused(request, answered)) continue;
       throw new ResumeError('missing_answer', `No answer for ${describe(request)}, which is waiting for input`, {
         toolCallId: callId,
       });
@@ -35,6 +38,20 @@ export function validateAnswers(requests: readonly InputRequestJSON[], answers: 
     checkAnswer(request, given.get(callId));
   }
   return given;
+}
+
+/**
+ * Whether a delegated question may go unanswered: some delegation on its path (its id's leading
+ * segments) has no answered question at all, so that delegation stays paused whole and asks again.
+ */
+function staysPaused(request: InputRequestJSON, answered: readonly string[]): boolean {
+  const depth = request.path?.length ?? 0;
+  const segments = (request.tool_call_id as string).split('/');
+  for (let level = 1; level <= depth; level += 1) {
+    const prefix = `${segments.slice(0, level).join('/')}/`;
+    if (!answered.some((callId) => callId.startsWith(prefix))) return true;
+  }
+  return false;
 }
 
 function checkAnswer(request: InputRequestJSON, answer: unknown): void {

@@ -24,7 +24,7 @@ export const AUDIENCE_VARIABLE = 'INTERLUDE_AUDIENCE';
  */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const bus = options.bus ?? createMemoryBus();
-  const keys = runtimeKeys(options.checkpointKey, bus.shared);
+  const keys = runtimeKeys(options.checkpointKey, bus);
   const ttl = options.checkpointTtlMs;
   if (ttl !== undefined && !(Number.isFinite(ttl) && ttl > 0)) {
     throw new TypeError(`checkpointTtlMs must be a positive number of milliseconds, got ${String(ttl)}`);

@@ -160,7 +160,7 @@ async function claimJob(agent: AgentBase, job: Job): Promise<JobClaim> {
   if (checked.checkpoint.generation_id !== job.generation_id) {
     throw new ResumeError('invalid_checkpoint', 'The job names another generation than its checkpoint');
   }
-  const acquired = await claimCheckpoint(bus, checked.checkpoint, checked.canonical, {
+  const acquired = await claimCheckpoint(bus, checked.checkpoint, {
     mode: 'job',
     claimant: job.id,
   });

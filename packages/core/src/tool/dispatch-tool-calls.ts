@@ -143,6 +143,11 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
     const delegation = options.delegations?.[call.id];
     let runAnswer: unknown;
     let secret = false;
+    if (rerun === undefined && delegation !== undefined && !answersDelegation(call.id)) {
+      // None of its questions answered: it stays paused as it was, asking them again.
+      keepDelegationPaused(call.id, delegation);
+      continue;
+    }
     if (rerun === undefined && delegation !== undefined) {
       // A paused delegation went through its gate when it first ran: it resumes with its answers.
       runAnswer = new DelegatedResume(
@@ -213,6 +218,23 @@ export async function dispatchToolCalls(options: DispatchOptions): Promise<Dispa
       const json = options.scrubber.inputRequest(questionOfCaller(request, call, pause));
       result.inputRequests.push(json);
       options.onInputRequest?.(json);
+    }
+  }
+
+  /** Whether this resume answers any question of the delegation (a deadline answers them all). */
+  function answersDelegation(callId: string): boolean {
+    if (options.expiring === true) return true;
+    const prefix = `${callId}${PATH_SEPARATOR}`;
+    for (const [id, answer] of options.answers) if (answer !== undefined && id.startsWith(prefix)) return true;
+    return false;
+  }
+
+  function keepDelegationPaused(callId: string, checkpoint: Checkpoint): void {
+    result.delegations[callId] = checkpoint;
+    for (const request of options.waiting ?? []) {
+      if (!(request.tool_call_id as string).startsWith(`${callId}${PATH_SEPARATOR}`)) continue;
+      result.inputRequests.push(request);
+      options.onInputRequest?.(request);
     }
   }
 

@@ -26,13 +26,6 @@ export interface CheckpointKeys {
   signTagged(purpose: SignaturePurpose, data: string | Uint8Array): string;
   /** Checks a `<key_id>.<hex>` signature: `valid`, `unknown_key` (signed with a key not held) or `invalid`. */
   verifyTagged(purpose: SignaturePurpose, data: string | Uint8Array, tagged: string): TaggedVerdict;
-  /**
-   * Whether `signature` is the HMAC-SHA256 of `data` under any key, with no purpose label: how
-   * version 1 checkpoints were signed, before keys had ids.
-   */
-  verifyUnlabelled(data: string, signature: string): boolean;
-  /** The version 1 signature of `data` (no purpose label) under the signing key. */
-  signUnlabelled(data: string): string;
 }
 
 export type TaggedVerdict = 'valid' | 'unknown_key' | 'invalid';
@@ -82,13 +75,6 @@ export function createCheckpointKeys(value: string | readonly string[]): Checkpo
       if (!byId.has(keyId)) return dot < 0 ? 'invalid' : 'unknown_key';
       return keys.verify(purpose, data, keyId, tagged.slice(dot + 1)) ? 'valid' : 'invalid';
     },
-    signUnlabelled: (data) => createHmac('sha256', signingKey).update(data).digest('hex'),
-    verifyUnlabelled(data, signature) {
-      for (const key of byId.values()) {
-        if (sameHex(signature, createHmac('sha256', key).update(data).digest())) return true;
-      }
-      return false;
-    },
   };
   return keys;
 }
@@ -115,13 +101,19 @@ export function keysFromEnvironment(value: string | undefined): string[] | undef
   return keys.length === 0 ? undefined : keys;
 }
 
-let processKey: CheckpointKeys | undefined;
+const busKeys = new WeakMap<object, CheckpointKeys>();
 
 /**
- * A random key made once per process: what a runtime without a configured key signs with when
- * its bus never leaves the process. What it signs cannot be resumed by another process.
+ * A random key made once per bus: what a runtime without a configured key signs with when its
+ * bus never leaves the process. What it signs resumes only on that bus, where its claims are
+ * kept: a second runtime of the process on a bus of its own refuses it (`bad_signature`), so two
+ * claim logs never both let one checkpoint through.
  */
-export function processCheckpointKeys(): CheckpointKeys {
-  processKey ??= createCheckpointKeys(randomBytes(32).toString('hex'));
-  return processKey;
+export function busCheckpointKeys(bus: object): CheckpointKeys {
+  let keys = busKeys.get(bus);
+  if (keys === undefined) {
+    keys = createCheckpointKeys(randomBytes(32).toString('hex'));
+    busKeys.set(bus, keys);
+  }
+  return keys;
 }

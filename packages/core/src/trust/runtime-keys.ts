@@ -1,9 +1,9 @@
 import { TrustError } from '../errors/trust-error.js';
 import {
+  busCheckpointKeys,
   type CheckpointKeys,
   createCheckpointKeys,
   keysFromEnvironment,
-  processCheckpointKeys,
 } from './checkpoint-keys.js';
 
 /** The environment variable a runtime reads its keys from when none is given. */
@@ -14,13 +14,13 @@ let warnedUnsigned = false;
 /**
  * The keys a runtime signs with, from (in this order) its `checkpointKey` option,
  * `INTERLUDE_CHECKPOINT_KEY`, or, when its bus never leaves the process, a random key made once
- * per process. A runtime whose bus is shared across processes has no safe default: it refuses to
+ * per bus (runtimes sharing that bus share it; one on a bus of its own does not). A runtime whose bus is shared across processes has no safe default: it refuses to
  * start (`missing_checkpoint_key`) unless signing is turned off with `checkpointKey: false`, which
  * it then says on stderr, once per process. Returns undefined when signing is off.
  */
 export function runtimeKeys(
   option: string | readonly string[] | false | undefined,
-  sharedBus: boolean,
+  bus: { readonly shared: boolean },
   environment: NodeJS.ProcessEnv = process.env,
 ): CheckpointKeys | undefined {
   if (option === false) {
@@ -41,11 +41,11 @@ export function runtimeKeys(
       throw new TypeError(`${CHECKPOINT_KEY_VARIABLE}: ${(error as Error).message}`);
     }
   }
-  if (sharedBus) {
+  if (bus.shared) {
     throw new TrustError(
       'missing_checkpoint_key',
       `This runtime's bus is shared across processes, so its checkpoints, jobs and events must be signed: set ${CHECKPOINT_KEY_VARIABLE} (or pass checkpointKey) to the same secret in every process, or pass checkpointKey: false to run unsigned`,
     );
   }
-  return processCheckpointKeys();
+  return busCheckpointKeys(bus);
 }

@@ -59,9 +59,9 @@ function refundDesk(options: RuntimeOptions) {
 }
 
 describe('signed by default', () => {
-  it('a runtime with no key signs with a per-process key and refuses an edited checkpoint (30 → 30000, new generation id)', async () => {
+  it('a runtime with no key signs with a per-bus key and refuses an edited checkpoint (30 → 30000, new generation id)', async () => {
     const scenario = createRefundScenario();
-    const { agent } = scriptedAgent(scenario.action, scenario.replies);
+    const { agent, runtime } = scriptedAgent(scenario.action, scenario.replies);
     const paused = await agent.handle({ ticketId: 42 }).generateNow();
     const checkpoint = throughJson(paused.checkpoint) as Checkpoint;
     expect(checkpoint.key_id).toMatch(/^[0-9a-f]{8}$/);
@@ -78,10 +78,17 @@ describe('signed by default', () => {
     expect(await codeOf(resumeUnsigned)).toBe('bad_signature');
     expect(scenario.refunds).toEqual([]);
 
-    // Another runtime of the same process holds the same key: an untouched checkpoint resumes there.
-    const other = scriptedAgent(scenario.action, [scenario.replies[1] as never]);
-    const done = await other.agent.handle({ ticketId: 42 }).resumeNow({ checkpoint, answers: { call_refund: true } });
+    // Another runtime of the process on a bus of its own (a test, a hot reload, a factory per
+    // request) has a key of its own: it refuses the checkpoint, whose claims its bus does not keep.
+    const apart = scriptedAgent(scenario.action, [scenario.replies[1] as never]);
+    const elsewhere = apart.agent.handle({ ticketId: 42 }).resumeNow({ checkpoint, answers: { call_refund: true } });
+    expect(await codeOf(elsewhere)).toBe('bad_signature');
+    // One on the same bus holds the same key: an untouched checkpoint resumes there, once.
+    const beside = scriptedAgent(scenario.action, [scenario.replies[1] as never], { bus: runtime.bus });
+    const done = await beside.agent.handle({ ticketId: 42 }).resumeNow({ checkpoint, answers: { call_refund: true } });
     expect(done.status).toBe('completed');
+    const again = agent.handle({ ticketId: 42 }).resumeNow({ checkpoint, answers: { call_refund: true } });
+    expect(await codeOf(again)).toBe('already_resumed');
     expect(scenario.refunds).toEqual([{ order_id: 42, amount: 30 }]);
   });
 

@@ -1,7 +1,7 @@
 import { EVENT_VERSION, type GenerationEvent } from '../bus/events.js';
 import { canonicalCheckpoint } from '../checkpoint/checkpoint.js';
 import { verifyCheckpoint } from '../checkpoint/sign-checkpoint.js';
-import { claimCheckpoint, claimSlotOf } from '../claims/claim-target.js';
+import { claimCheckpoint } from '../claims/claim-target.js';
 import { recordFor } from '../claims/run-lease.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { eventIdOf } from '../generation/event-publisher.js';
@@ -37,7 +37,7 @@ export async function cancelGeneration(runtime: Runtime, generationId: string, r
   });
   const canonical =
     unsigned === undefined ? canonicalCheckpoint(checkpoint) : canonicalCheckpoint(checkpoint, unsigned);
-  const acquired = await claimCheckpoint(bus, checkpoint, canonical, { mode: 'in_process' });
+  const acquired = await claimCheckpoint(bus, checkpoint, { mode: 'in_process' });
   if (acquired.outcome !== 'run') throw new Error('an in-process claim cannot find a stopped run of its own');
   const { lease } = acquired;
   const error = { name: 'Cancelled', message: reason, code: CANCELLED_CODE };
@@ -54,7 +54,7 @@ export async function cancelGeneration(runtime: Runtime, generationId: string, r
     index: 0,
     ...(lease.epoch !== 1 && { epoch: lease.epoch }),
     time: new Date().toISOString(),
-    data: { reason, claim_slot: claimSlotOf(checkpoint, canonical) },
+    data: { reason, claim_slot: checkpoint.claim_slot },
   };
   await bus.publish(event);
   await forgetWaiting(bus, generationId);

@@ -6,5 +6,5 @@ import type { ClaimSlot } from '../bus/bus.js';
  * claim as its own and takes its run over, or finds it done.
  */
 export function expiryJobId(generationId: string, slot: ClaimSlot): string {
-  return `expiry_${generationId}_${String(slot)}`;
+  return `expiry_${generationId}_${slot}`;
 }

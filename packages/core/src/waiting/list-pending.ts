@@ -1,5 +1,8 @@
-import type { PendingRecord } from '../bus/bus.js';
+import type { PendingRecord, StoredCheckpoint } from '../bus/bus.js';
+import { parseCheckpoint } from '../checkpoint/parse-checkpoint.js';
+import { verifyCheckpoint } from '../checkpoint/sign-checkpoint.js';
 import { pauseStanding } from '../claims/can-resume.js';
+import { ResumeError } from '../errors/resume-error.js';
 import { askedInputRequest } from '../input-request/asked-input-request.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { PendingFilter, PendingGeneration } from './pending-generation.js';
@@ -7,10 +10,14 @@ import type { PendingFilter, PendingGeneration } from './pending-generation.js';
 export type { PendingFilter, PendingGeneration } from './pending-generation.js';
 
 /**
- * The generations paused on a question right now, oldest first: listed by the bus's pending
- * index (this deployment's only: those whose checkpoint was signed for the runtime's audience),
- * each confirmed against the claim log (answered, cancelled or claimed by its deadline, it is not
- * listed) and left out once its deadline has passed, since an answer would be refused.
+ * The generations paused on a question right now, oldest first. A view, not a store: the bus's
+ * pending index only says which generations to look at (this deployment's: those whose checkpoint
+ * was signed for the runtime's audience); what is listed is read from each one's stored checkpoint,
+ * believed only once its signature verifies with its params and it names that generation and the
+ * indexed slot, and confirmed against the claim log (answered, cancelled or claimed by its
+ * deadline, it is not listed). A pause is left out once its deadline has passed, since an answer
+ * would be refused. So an index record a keyless client wrote, or one a crash left behind,
+ * relabels nothing and lists nothing: the questions shown are the signed checkpoint's.
  */
 export async function listPending(runtime: Runtime, filter: PendingFilter = {}): Promise<PendingGeneration[]> {
   checkFilter(filter);
@@ -24,30 +31,65 @@ export async function listPending(runtime: Runtime, filter: PendingFilter = {}):
     ...(filter.action !== undefined && { action: filter.action }),
     ...(audience !== undefined && { audience }),
   };
-  const candidates = (await index.list(narrowed)).filter(
-    (record) => record.input_expires_at === undefined || Date.parse(record.input_expires_at) > now,
+  const listed = await Promise.all(
+    (await index.list(narrowed)).map((record) => verifiedPause(runtime, record, audience, now)),
   );
-  const waiting = await Promise.all(
-    candidates.map(
-      async (record) =>
-        (await pauseStanding(runtime.bus.claims, record.generation_id, record.claim_slot)) === 'waiting',
-    ),
-  );
-  return candidates
-    .filter((_, position) => waiting[position])
-    .map(toPendingGeneration)
+  return listed
+    .filter((pause): pause is PendingGeneration => pause !== undefined)
+    .filter(
+      (pause) =>
+        (filter.agent === undefined || pause.agent === filter.agent) &&
+        (filter.action === undefined || pause.action === filter.action),
+    )
     .sort((a, b) => a.askedAt.getTime() - b.askedAt.getTime());
 }
 
-function toPendingGeneration(record: PendingRecord): PendingGeneration {
+/** The pause an index record points at, read from its verified checkpoint, if it still waits. */
+async function verifiedPause(
+  runtime: Runtime,
+  record: PendingRecord,
+  audience: string | undefined,
+  now: number,
+): Promise<PendingGeneration | undefined> {
+  const generationId = record.generation_id;
+  if (typeof generationId !== 'string' || typeof record.claim_slot !== 'number') return undefined;
+  const stored = await runtime.bus.checkpoints.load(generationId);
+  if (!isVerified(runtime, stored, generationId, record.claim_slot, audience, now)) return undefined;
+  const { checkpoint } = stored;
+  const deadline = checkpoint.input_expires_at;
+  if (deadline !== undefined && Date.parse(deadline) <= now) return undefined;
+  if ((await pauseStanding(runtime.bus.claims, generationId, checkpoint.claim_slot)) !== 'waiting') return undefined;
+  const askedAt = new Date(record.asked_at);
   return {
-    generationId: record.generation_id,
-    agent: record.agent,
-    action: record.action,
-    requests: record.input_requests.map(askedInputRequest),
-    askedAt: new Date(record.asked_at),
-    expiresAt: record.input_expires_at === undefined ? undefined : new Date(record.input_expires_at),
+    generationId,
+    agent: checkpoint.agent,
+    action: checkpoint.action_name,
+    requests: checkpoint.input_requests.map(askedInputRequest),
+    // The index's one fact of its own, and only an order: a bad one sorts first.
+    askedAt: Number.isNaN(askedAt.getTime()) ? new Date(0) : askedAt,
+    expiresAt: deadline === undefined ? undefined : new Date(deadline),
   };
+}
+
+/** Whether a stored checkpoint is this runtime's, for this generation and slot, unexpired and signed as it says. */
+function isVerified(
+  runtime: Runtime,
+  stored: StoredCheckpoint | undefined,
+  generationId: string,
+  slot: number,
+  audience: string | undefined,
+  now: number,
+): stored is StoredCheckpoint {
+  const checkpoint = stored?.checkpoint;
+  if (checkpoint?.generation_id !== generationId || checkpoint.claim_slot !== slot) return false;
+  try {
+    parseCheckpoint(checkpoint);
+    verifyCheckpoint(checkpoint, runtime.keys, { params: stored?.params, audience, now });
+    return true;
+  } catch (error) {
+    if (ResumeError.isInstance(error)) return false;
+    throw error;
+  }
 }
 
 function checkFilter(filter: unknown): asserts filter is PendingFilter {

@@ -1,0 +1,62 @@
+import { newGenerationId } from '@interlude/core/internal';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { soakSize } from '../support/soak.js';
+import { countByRow, untolerated, type Violation } from './invariants.js';
+import { NATS_SHAPE } from './nats-shape.js';
+import { startNatsWorld } from './nats-world.js';
+import { describeSchedule, generateSchedule } from './schedule.js';
+import { runSchedule } from './schedule-runner.js';
+
+/** `EXPLORER_NATS_SCHEDULES` overrides; `INTERLUDE_SOAK=long` runs 1,000. */
+const SCHEDULES = Number(process.env['EXPLORER_NATS_SCHEDULES'] ?? soakSize({ short: 30, long: 1_000 }));
+const BASE_SEED = Number(process.env['EXPLORER_NATS_BASE_SEED'] ?? 27_500_000);
+const ONLY_SEED = process.env['EXPLORER_NATS_SEED'];
+/** Schedules run at once against the one world (their faults hit each other's generations too). */
+const PARALLEL = Number(process.env['EXPLORER_NATS_PARALLEL'] ?? 5);
+const ACK_WAIT_MS = 1_000;
+
+let world: Awaited<ReturnType<typeof startNatsWorld>>;
+
+beforeAll(async () => {
+  world = await startNatsWorld({ workers: 3, ackWaitMs: ACK_WAIT_MS, bodyHoldMs: 300, longestDeadlineMs: 2_500 });
+}, 120_000);
+
+afterAll(async () => {
+  await world?.close();
+}, 60_000);
+
+describe('fault-schedule explorer, NATS with worker processes', () => {
+  const seeds =
+    ONLY_SEED === undefined ? Array.from({ length: SCHEDULES }, (_, index) => BASE_SEED + index) : [Number(ONLY_SEED)];
+
+  it(`keeps the five invariants over ${seeds.length} schedules, or breaks them only as a known-failure row says`, async () => {
+    const tolerated: Violation[] = [];
+    const firstSeedByRow: Record<string, number> = {};
+    const failing: { seed: number; violations: Violation[] }[] = [];
+    const refusals: Record<string, number> = {};
+    for (let from = 0; from < seeds.length; from += PARALLEL) {
+      await Promise.all(
+        seeds.slice(from, from + PARALLEL).map(async (seed) => {
+          const schedule = generateSchedule(seed, NATS_SHAPE);
+          const outcome = await runSchedule(schedule, world, newGenerationId);
+          for (const violation of outcome.violations) firstSeedByRow[violation.row] ??= seed;
+          for (const [code, count] of Object.entries(outcome.refusals)) refusals[code] = (refusals[code] ?? 0) + count;
+          const bad = untolerated(outcome.violations);
+          tolerated.push(...outcome.violations.filter((violation) => !bad.includes(violation)));
+          if (bad.length === 0) return;
+          failing.push({ seed, violations: bad });
+          if (ONLY_SEED !== undefined) console.log(`seed ${seed}:\n${describeSchedule(schedule)}`);
+        }),
+      );
+    }
+    console.log(
+      `explorer (NATS): ${seeds.length} schedules; tolerated by row ${JSON.stringify(countByRow(tolerated))}; ` +
+        `first seed by row ${JSON.stringify(firstSeedByRow)}; faults ${JSON.stringify(world.faults)}; ` +
+        `refusals met ${JSON.stringify(refusals)}`,
+    );
+    for (const { seed, violations } of failing.slice(0, 5)) {
+      console.log(`seed ${seed} failed (replay: EXPLORER_NATS_SEED=${seed}):\n${JSON.stringify(violations, null, 2)}`);
+    }
+    expect(failing.map(({ seed }) => seed)).toEqual([]);
+  }, 3_600_000);
+});

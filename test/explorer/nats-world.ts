@@ -1,0 +1,236 @@
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { natsBus } from '@interlude/bus';
+import { uniqueId } from '@interlude/bus/testing';
+import { createRuntime, type Runtime } from '@interlude/core';
+import { createMemoryBus } from '@interlude/core/internal';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
+import { type ChildScript, startScript } from '../support/bus-child-process.js';
+import { freePort } from '../support/bus-raw-log.js';
+import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
+import { killNatsServer } from '../support/kill-nats-server.js';
+import { defineExplorerAgent, type ExplorerParams } from './explorer-agent.js';
+import type { KnownRow } from './known-failures.js';
+import type { ExplorerWorld } from './schedule-runner.js';
+
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+export interface NatsWorldOptions {
+  workers: number;
+  /** The workers' `jobAckWaitMs`: a job (or due timer) whose worker is silent this long is delivered again. */
+  ackWaitMs: number;
+  /** How long a worker holds inside an approved body, so a stop or kill lands there. */
+  bodyHoldMs: number;
+  /** The longest deadline a schedule sets. */
+  longestDeadlineMs: number;
+}
+
+/**
+ * The NATS explorer's world, shared by every schedule of a run: a nats-server of its own (on a
+ * port and store it can kill and restart), worker processes serving the explorer's agent
+ * (`explorer-worker-process.ts`), the person's runtime in this process, and one ledger file every
+ * process appends each approved body to. Faults: SIGSTOP/SIGCONT a worker (preferring one inside
+ * a body), SIGKILL one (and start another), SIGKILL and restart the server, and a keyless client
+ * republishing events on other subjects.
+ */
+export async function startNatsWorld(options: NatsWorldOptions) {
+  const scratch = await mkdtemp(join(tmpdir(), 'interlude-explorer-'));
+  const storeDirectory = join(scratch, 'nats');
+  const ledgerFile = join(scratch, 'ledger.txt');
+  writeFileSync(ledgerFile, '');
+  const port = await freePort();
+  let server: StartedNatsServer = await startNatsServer(storeDirectory, port);
+  const queue = uniqueId('explorer');
+  const env = {
+    NATS_URL: server.url,
+    QUEUE: queue,
+    JOB_ACK_WAIT_MS: String(options.ackWaitMs),
+    LEDGER_FILE: ledgerFile,
+    BODY_HOLD_MS: String(options.bodyHoldMs),
+  };
+  const everyWorker: ChildScript[] = [];
+  const running: ChildScript[] = [];
+  const startWorker = () => {
+    const child = startScript('../explorer/explorer-worker-process.ts', env);
+    everyWorker.push(child);
+    running.push(child);
+    return child;
+  };
+  for (let index = 0; index < options.workers; index += 1) startWorker();
+  await Promise.all(running.map((child) => child.waitForLine(/^ready$/, 60_000)));
+
+  const runtime: Runtime = createRuntime({ bus: natsBus({ servers: server.url, name: 'explorer-person' }) });
+  const agent = defineExplorerAgent(runtime, {
+    bodyRan: (generationId, toolCallId) => appendFileSync(ledgerFile, `ran ${generationId} ${toolCallId}\n`),
+  });
+  let elsewhere: { runtime: Runtime; agent: ReturnType<typeof defineExplorerAgent> } | undefined;
+  const keyless: NatsConnection = await connect({ servers: server.url, maxReconnectAttempts: -1 });
+  const started = new Map<string, ExplorerParams>();
+  const enqueued = new Map<string, number>();
+  const causes = new Map<string, KnownRow[]>();
+  const stalls = new Set<Promise<void>>();
+  const phantoms = new Set<string>();
+  /** What the world did, for the run's summary line. */
+  const faults = { stalls: 0, takeoverStalls: 0, kills: 0, killsInBody: 0, serverRestarts: 0, forgedEvents: 0 };
+
+  const addCause = (generationId: string | undefined, row: KnownRow) => {
+    if (generationId === undefined) return;
+    const list = causes.get(generationId) ?? [];
+    if (!list.includes(row)) list.push(row);
+    causes.set(generationId, list);
+  };
+  const lines = () => everyWorker.flatMap((child) => child.lines);
+  /** The generation whose body `child` most recently entered, if it has not reported a job since. */
+  const inBody = (child: ChildScript): string | undefined => {
+    const last = child.lines.findLast((line) => line.startsWith('body ') || line.startsWith('job '));
+    return last?.startsWith('body ') ? last.split(' ')[1] : undefined;
+  };
+  const settledJobs = (generationId: string) =>
+    lines().filter((line) => {
+      const [word, status, id] = line.split(' ');
+      return word === 'job' && id === generationId && status !== 'fenced';
+    }).length;
+  const jobsRunning = () => {
+    let count = 0;
+    for (const [generationId, queued] of enqueued) count += Math.max(0, queued - settledJobs(generationId));
+    return count;
+  };
+  const ledger = () => {
+    const runs = new Map<string, number>();
+    for (const line of readFileSync(ledgerFile, 'utf8').split('\n')) {
+      if (!line.startsWith('ran ')) continue;
+      const key = line.slice(4);
+      runs.set(key, (runs.get(key) ?? 0) + 1);
+    }
+    return runs;
+  };
+  const stable = async (generationId: string) => {
+    const last = (await runtime.bus.events(generationId).catch(() => [])).at(-1)?.event;
+    return last === undefined || last === 'input_requested' || TERMINAL.has(last);
+  };
+  const pickWorker = () => running.find((child) => inBody(child) !== undefined) ?? running[0];
+
+  const world: ExplorerWorld & { close(): Promise<void>; workerErrors(): string; faults: typeof faults } = {
+    runtime,
+    faults,
+    horizonMs: options.longestDeadlineMs + 2 * options.ackWaitMs + 1_000,
+    strictSteps: false,
+    phantoms,
+    async start(params, generationId) {
+      started.set(generationId, params);
+      enqueued.set(generationId, (enqueued.get(generationId) ?? 0) + 1);
+      await agent.handle(params).generateLater({ queue, generationId });
+      // A person can only answer once it asked: wait for the pause (or whatever ended it).
+      for (let tries = 0; tries < 150 && jobsRunning() > 0 && settledJobs(generationId) === 0; tries += 1) {
+        await sleep(100);
+      }
+    },
+    async answerLater(generationId, answers) {
+      const queued = await runtime.answerLater(generationId, answers, { queue });
+      enqueued.set(generationId, (enqueued.get(generationId) ?? 0) + 1);
+      return queued;
+    },
+    bodyRuns: async () => ledger(),
+    advance: (ms) => sleep(ms),
+    async quiesce(generationIds) {
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        if (stalls.size === 0 && jobsRunning() === 0) {
+          const all = await Promise.all(generationIds.map(stable));
+          if (all.every(Boolean)) return;
+        }
+        await sleep(100);
+      }
+    },
+    jobsRunning,
+    async rerunDecision(generationId, toolCallId) {
+      // As documented: decide once the holder that stopped mid-call cannot still finish it.
+      while (stalls.size > 0) await Promise.race(stalls);
+      await sleep(2 * options.bodyHoldMs);
+      return (ledger().get(`${generationId} ${toolCallId}`) ?? 0) === 0;
+    },
+    isForeign: (generationId) => started.has(generationId),
+    causesOf: (generationId) => causes.get(generationId) ?? [],
+    async resumeElsewhere(params, checkpoint, answers) {
+      if (elsewhere === undefined) {
+        const other = createRuntime({ bus: createMemoryBus() });
+        elsewhere = {
+          runtime: other,
+          agent: defineExplorerAgent(other, {
+            bodyRan: (generationId, toolCallId) => appendFileSync(ledgerFile, `ran ${generationId} ${toolCallId}\n`),
+          }),
+        };
+      }
+      await elsewhere.agent.handle(params).resumeNow({ checkpoint: checkpoint as never, answers });
+    },
+    async stallWorker(ms) {
+      const child = pickWorker();
+      if (child === undefined) return;
+      // Long enough for the job to be delivered again and taken over, or a short pause that is not.
+      const stallMs = ms >= 2_000 ? 2.5 * options.ackWaitMs : 0.4 * options.ackWaitMs;
+      faults.stalls += 1;
+      if (stallMs > options.ackWaitMs) {
+        faults.takeoverStalls += 1;
+        addCause(inBody(child), 'stalled-holder-writes');
+      }
+      child.process.kill('SIGSTOP');
+      const stall = sleep(stallMs).then(() => {
+        child.process.kill('SIGCONT');
+        stalls.delete(stall);
+      });
+      stalls.add(stall);
+    },
+    async killWorker() {
+      const child = pickWorker();
+      if (child === undefined) return;
+      const generationId = inBody(child);
+      faults.kills += 1;
+      if (generationId !== undefined) faults.killsInBody += 1;
+      if (generationId !== undefined && started.get(generationId)?.variant.expiresInMs !== undefined) {
+        addCause(generationId, 'deadline-timer-dropped');
+      }
+      running.splice(running.indexOf(child), 1);
+      child.process.kill('SIGCONT');
+      await child.stop('SIGKILL');
+      await startWorker().waitForLine(/^ready$/, 60_000);
+    },
+    async restartServer() {
+      faults.serverRestarts += 1;
+      await killNatsServer(server);
+      server = await startNatsServer(storeDirectory, port);
+    },
+    async forgeEvent(fromId, toId) {
+      const manager = await jetstreamManager(keyless);
+      const subject = (id: string) => `interlude.gen.desk.handle.${id}.completed`;
+      const stored = await manager.streams
+        .getMessage('INTERLUDE_EVENTS', { last_by_subj: subject(fromId) })
+        .catch(() => null);
+      if (stored === null) return false;
+      // Byte for byte, every header but the message id (the server would drop a repeated one).
+      const copied = natsHeaders();
+      for (const [key, values] of stored.header ?? []) {
+        if (key.toLowerCase() === 'nats-msg-id') continue;
+        for (const value of values) copied.append(key, value);
+      }
+      await jetstream(keyless).publish(subject(toId), stored.data, { headers: copied });
+      faults.forgedEvents += 1;
+      return true;
+    },
+    workerErrors: () => everyWorker.map((child) => child.errors()).join(''),
+    async close() {
+      await Promise.all(stalls);
+      await runtime.close().catch(() => undefined);
+      await elsewhere?.runtime.close();
+      await keyless.close().catch(() => undefined);
+      await Promise.all(running.map((child) => child.stop('SIGTERM')));
+      await Promise.all(everyWorker.map((child) => child.stop('SIGKILL')));
+      await killNatsServer(server).catch(() => undefined);
+      await rm(scratch, { recursive: true, force: true });
+    },
+  };
+  return world;
+}
