@@ -60,7 +60,7 @@ describe('a worker embedded in an application, shut down as the README shows', (
   it('is the shutdown both READMEs show, character for character', () => {
     const shown = readmeShutdown();
     expect(shown).toContain('await worker.stop({ timeoutMs: 10_000 })');
-    expect(readRepositoryFile('README.md')).toContain(shown);
+    expect(readRepositoryFile('docs/several-processes.md')).toContain(shown);
     expect(readRepositoryFile('packages/bus/README.md')).toContain(shown);
   });
 

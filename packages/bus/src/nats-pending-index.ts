@@ -12,8 +12,9 @@ import { assertSubjectToken, PENDING_BUCKET, PENDING_STREAM } from './subjects.j
  * The pending index in the KV bucket `interlude_pending`, one key per paused generation, its
  * questions sealed when the bus has a codec. It outlives every process, so a restarted one lists
  * what older ones asked; whether each still waits is the claim log's to say (`runtime.pending()`).
- * A record sealed with a key this bus does not hold (another deployment's) is left out, reported
- * to `onError`.
+ * A record whose questions do not open (sealed with a key this bus does not hold, or written plain
+ * by a client without one) is reported to `onError` and listed by its key without them: the
+ * pending view reads questions only from the verified checkpoint.
  */
 export function createNatsPendingIndex(
   resources: () => Promise<{ pending: KV; requests: JetStreamRequests }>,
@@ -54,8 +55,10 @@ export function createNatsPendingIndex(
           try {
             return openPendingRecord(sealer, key, record);
           } catch (error) {
+            // Only its id is believed (`runtime.pending()` reads the questions from the signed
+            // checkpoint), so a record someone without the key overwrote still names its generation.
             onError(error, `pending record of ${key} not readable`);
-            return undefined;
+            return { ...record, generation_id: key, input_requests: [] };
           }
         }),
       );

@@ -14,7 +14,12 @@ export type PayloadCodecErrorCode =
   /** A payload was sealed with a key this bus does not hold (its `key_id` names which). */
   | 'unknown_payload_key'
   /** A payload names a key this bus holds but does not open with it: altered, moved, or not a sealed payload at all. */
-  | 'undecryptable_payload';
+  | 'undecryptable_payload'
+  /**
+   * A bus with a codec read a plain value where it seals every value: written by a client that
+   * holds no payload key (a sealed value is authenticated, a plain one is not), so it is refused.
+   */
+  | 'plain_payload';
 
 /** Every code of `PayloadCodecError`. */
 export const PAYLOAD_CODEC_ERROR_CODES: ReadonlySet<string> = new Set<PayloadCodecErrorCode>([
@@ -22,6 +27,7 @@ export const PAYLOAD_CODEC_ERROR_CODES: ReadonlySet<string> = new Set<PayloadCod
   'invalid_payload_key',
   'unknown_payload_key',
   'undecryptable_payload',
+  'plain_payload',
 ]);
 
 /**

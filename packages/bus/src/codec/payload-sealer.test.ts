@@ -68,9 +68,10 @@ describe('the bus sealer', () => {
     expect(openJob(sealer, sealDeadLetter(sealer, { ...letter, job: sealJob(sealer, job) }).job as never)).toEqual(job);
   });
 
-  it('reads plain values as they are (written before the codec was on), and refuses a sealed one without the key', () => {
+  it('with a codec refuses a plain value (plain_payload), and without one refuses a sealed one', () => {
     const event = sampleEvent('gen_plain', 0, 'completed');
-    expect(openEvent(sealer, event)).toBe(event);
+    expect(() => openEvent(sealer, event)).toThrow(expect.objectContaining({ code: 'plain_payload' }));
+    expect(openEvent(plain, event)).toBe(event);
     // Not a job at all: left for the handler to refuse, as without a codec.
     for (const malformed of [null, 'a job', 7, []]) expect(openJob(sealer, malformed as never)).toBe(malformed);
     expect(sealEvent(plain, event)).toBe(event);

@@ -7,15 +7,17 @@ const decoder = new TextDecoder();
 
 /**
  * What the bus does to the sensitive values of what it stores: seals them with its codec, or,
- * without one, leaves them as they are. Opening takes plain values as they are (written before the
- * codec was turned on) and refuses a sealed one it cannot open, never passing it on as data.
+ * without one, leaves them as they are. With a codec, opening refuses a plain value
+ * (`plain_payload`): every value this bus writes is sealed, and only a sealed one is authenticated
+ * (GCM, bound to its record and field), so a plain one is what a client without the key wrote.
+ * Without one, it refuses a sealed value (it cannot open it), never passing it on as data.
  */
 export interface PayloadSealer {
   /** Whether this bus seals what it writes. */
   readonly sealing: boolean;
   /** A JSON value as stored: sealed for `context`, or unchanged without a codec or when already sealed. */
   seal(value: unknown, context: string): unknown;
-  /** A stored value as written: opened when sealed (`PayloadCodecError` when it cannot be), unchanged when plain. */
+  /** A stored value as written: opened when sealed; `PayloadCodecError` when it cannot be, or when a codec finds it plain. */
   open(value: unknown, context: string): unknown;
 }
 
@@ -36,7 +38,13 @@ export function createPayloadSealer(
       return codec.seal(Buffer.from(JSON.stringify(value), 'utf8'), context);
     },
     open(value, context) {
-      if (!isSealedPayload(value)) return value;
+      if (!isSealedPayload(value)) {
+        if (codec === undefined || value === undefined) return value;
+        throw new PayloadCodecError(
+          'plain_payload',
+          `The payload of ${context} is not sealed, and this bus seals every one: written by a client without the payload key`,
+        );
+      }
       if (codec === undefined) {
         throw new PayloadCodecError(
           'missing_payload_key',

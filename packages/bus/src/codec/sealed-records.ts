@@ -112,6 +112,10 @@ export function sealDeadLetter(sealer: PayloadSealer, letter: DeadLetter): DeadL
 
 /** A dead letter as refused: its reason's message, raw bytes and job opened when sealed. */
 export function openDeadLetter(sealer: PayloadSealer, letter: DeadLetter): DeadLetter {
+  // Kept as it came (see `sealDeadLetter`): its reason and raw bytes are plain, its job as delivered.
+  if (PAYLOAD_CODEC_ERROR_CODES.has(letter.reason.code)) {
+    return letter.job === undefined ? letter : { ...letter, job: openJob(sealer, letter.job) };
+  }
   const opened = openFields(sealer, letter, ['raw'], (field) => deadContext(letter, field));
   return {
     ...opened,
