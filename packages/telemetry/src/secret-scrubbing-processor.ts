@@ -1,8 +1,28 @@
-import type { Attributes, AttributeValue, Context, Span } from '@opentelemetry/api';
-import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Attributes, AttributeValue, Context, HrTime, Span, SpanStatus } from '@opentelemetry/api';
 import { rememberSecrets, type SpanSecrets, secretsIn, secretsOf } from './span-secrets.js';
 
 const FILTERED = '[FILTERED]';
+
+/**
+ * The part of an ended span the processor rewrites. Declared here rather than imported from
+ * `@opentelemetry/sdk-trace-base`, an optional peer: this package's declarations must compile for
+ * an app that installs only `@opentelemetry/api`. The SDK's `ReadableSpan` has these fields.
+ */
+export interface EndedSpan {
+  readonly name: string;
+  readonly attributes: Attributes;
+  readonly events: ReadonlyArray<{ name: string; attributes?: Attributes; time: HrTime }>;
+  readonly links: ReadonlyArray<{ attributes?: Attributes }>;
+  readonly status: SpanStatus;
+}
+
+/** The SDK's `SpanProcessor` shape, so the processor can be listed in any provider's `spanProcessors`. */
+export interface ScrubbingSpanProcessor {
+  onStart(span: Span, parentContext: Context): void;
+  onEnd(span: EndedSpan): void;
+  forceFlush(): Promise<void>;
+  shutdown(): Promise<void>;
+}
 
 /**
  * A span processor that scrubs secret answers from every span started inside a generation's
@@ -16,12 +36,12 @@ const FILTERED = '[FILTERED]';
  * @example
  * new NodeTracerProvider({ spanProcessors: [secretScrubbingProcessor(), new BatchSpanProcessor(exporter)] }).register();
  */
-export function secretScrubbingProcessor(): SpanProcessor {
+export function secretScrubbingProcessor(): ScrubbingSpanProcessor {
   return {
     onStart(span: Span, parentContext: Context) {
       rememberSecrets(span, secretsIn(parentContext));
     },
-    onEnd(span: ReadableSpan) {
+    onEnd(span: EndedSpan) {
       const secrets = secretsOf(span)?.filter((each) => !each.isEmpty);
       if (secrets === undefined || secrets.length === 0) return;
       scrubSpan(span, (text) => secrets.reduce((scrubbed, each) => each.text(scrubbed), text));
@@ -53,8 +73,8 @@ export function warnUnscrubbedSpans(): void {
 }
 
 /** Scrubs an ended span in place: what the SDK hands every later processor and exporter. */
-function scrubSpan(span: ReadableSpan, text: (value: string) => string): void {
-  const writable = span as { -readonly [Field in keyof ReadableSpan]: ReadableSpan[Field] };
+function scrubSpan(span: EndedSpan, text: (value: string) => string): void {
+  const writable = span as { -readonly [Field in keyof EndedSpan]: EndedSpan[Field] };
   writable.name = text(span.name);
   scrubAttributes(span.attributes, text);
   for (const event of span.events) {
