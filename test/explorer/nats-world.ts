@@ -13,6 +13,7 @@ import { type ChildScript, startScript } from '../support/bus-child-process.js';
 import { freePort } from '../support/bus-raw-log.js';
 import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
 import { killNatsServer } from '../support/kill-nats-server.js';
+import { readThroughElections } from '../support/reliability-wait.js';
 import { defineExplorerAgent, type ExplorerParams } from './explorer-agent.js';
 import type { KnownRow } from './known-failures.js';
 import type { ExplorerWorld } from './schedule-runner.js';
@@ -202,7 +203,13 @@ export async function startNatsWorld(options: NatsWorldOptions) {
       faults.serverRestarts += 1;
       await killNatsServer(server);
       server = await startNatsServer(storeDirectory, port);
+      // Back once the person's bus is: the checks read through it.
+      await readThroughElections(async () => {
+        const health = await runtime.bus.health?.();
+        if (health !== undefined && !health.ok) throw Object.assign(new Error('bus down'), { code: 'bus_unavailable' });
+      }).catch(() => undefined);
     },
+    read: (operation) => readThroughElections(operation),
     async forgeEvent(fromId, toId) {
       const manager = await jetstreamManager(keyless);
       const subject = (id: string) => `interlude.gen.desk.handle.${id}.completed`;

@@ -25,6 +25,8 @@ export const STRICT_CONSUMER_OPTIONS = {
 /** An application folder outside the workspace that installed our tarballs with npm. */
 export interface ConsumerProject {
   directory: string;
+  /** What `npm install` wrote to stderr: its warnings, at `logLevel: 'warn'`. */
+  installLog: string;
   /** Writes a source file under `src/`. */
   write(file: string, text: string): Promise<void>;
   /** `tsc -p .` with {@link STRICT_CONSUMER_OPTIONS}: compiles `src/` to `dist/`; resolves with its output. */
@@ -36,9 +38,14 @@ export interface ConsumerProject {
 /**
  * Creates `directory` as a fresh ESM application and installs `specifiers` (tarball paths and
  * `name@version`) with npm, in one `npm install`, as a user would: peer ranges are checked, so a
- * range that conflicts with what the user brings fails here with ERESOLVE.
+ * range that conflicts with what the user brings fails here with ERESOLVE. At `logLevel: 'warn'`
+ * npm's warnings (EBADENGINE among them) are kept in `installLog`.
  */
-export async function installConsumer(directory: string, specifiers: string[]): Promise<ConsumerProject> {
+export async function installConsumer(
+  directory: string,
+  specifiers: string[],
+  options: { logLevel?: 'error' | 'warn' } = {},
+): Promise<ConsumerProject> {
   await mkdir(join(directory, 'src'), { recursive: true });
   await writeFile(
     join(directory, 'package.json'),
@@ -48,14 +55,17 @@ export async function installConsumer(directory: string, specifiers: string[]): 
     join(directory, 'tsconfig.json'),
     `${JSON.stringify({ compilerOptions: STRICT_CONSUMER_OPTIONS, include: ['src'] }, null, 2)}\n`,
   );
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...specifiers], {
-    cwd: directory,
-    maxBuffer: 16 * 1024 * 1024,
-  }).catch((error: Error & { stderr?: string }) => {
+  const logLevel = options.logLevel ?? 'error';
+  const installed = await run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', `--loglevel=${logLevel}`, ...specifiers],
+    { cwd: directory, maxBuffer: 16 * 1024 * 1024 },
+  ).catch((error: Error & { stderr?: string }) => {
     throw new Error(`npm install in ${directory} failed:\n${error.stderr ?? error.message}`);
   });
   return {
     directory,
+    installLog: installed.stderr,
     write: (file, text) => writeFile(join(directory, 'src', file), text),
     async compile() {
       const tsc = join(directory, 'node_modules', '.bin', 'tsc');

@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { natsBus, WORKER_METRICS } from '@interlude/bus';
@@ -9,6 +9,7 @@ import type { AgentBase } from '@interlude/core/internal';
 import { anthropicReply, createWireServer, type WireServer } from '@interlude/providers/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import exampleAgents from '../../examples/worker-agents.js';
+import { METRICS_SDK } from '../../packages/bus/src/worker-process/metric-export.js';
 import { watchChild } from '../support/bus-child-process.js';
 import { startOtlpReceiver } from '../support/otlp-receiver.js';
 import { waitUntil } from '../support/reliability-wait.js';
@@ -33,6 +34,7 @@ const OTHER_SHIPPED_FILES: Record<string, string[]> = {
 /** Entry points whose imports need an optional peer: checked in a second application that installs it. */
 const NEEDS_OPTIONAL_PEERS: Record<string, string[]> = {
   '@interlude/bus/testing': ['vitest@4.1.12'],
+  '@interlude/bus/postgres': ['pg@8.23.1', '@types/pg@8.23.1'],
   '@interlude/telemetry/testing': ['@opentelemetry/api@1.9.1', '@opentelemetry/sdk-trace-base@2.12.1'],
 };
 
@@ -54,6 +56,8 @@ let packed: Record<string, PackedPackage>;
 let manifests: Record<string, PackedManifest>;
 let application: ConsumerProject;
 let testSuite: ConsumerProject;
+/** A NATS application: the core and bus tarballs and zod, nothing else, installed with npm's warnings kept. */
+let natsApplication: ConsumerProject;
 /** The two strict compiles run side by side (tsc is single-threaded); the tests await their output. */
 let applicationCompiled: Promise<{ exitCode: number; output: string }>;
 let testSuiteCompiled: Promise<{ exitCode: number; output: string }>;
@@ -80,7 +84,7 @@ beforeAll(async () => {
     manifests[name] = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
   }
   const tarballs = PUBLISHED_PACKAGES.map((name) => packed[name]?.tarball as string);
-  [application, testSuite] = await Promise.all([
+  [application, testSuite, natsApplication] = await Promise.all([
     // A user who already runs @opentelemetry/api 1.10.0 adds every package: must not fail with ERESOLVE.
     installConsumer(join(scratch, 'application'), [
       ...tarballs,
@@ -92,8 +96,15 @@ beforeAll(async () => {
       ...tarballs,
       'zod@4.6.7',
       ...Object.values(NEEDS_OPTIONAL_PEERS).flat(),
+      // The worker bin below exports metrics, so it runs here, where the metrics SDK (optional peers of the bus) is.
+      ...METRICS_SDK,
       ...TOOLCHAIN,
     ]),
+    installConsumer(
+      join(scratch, 'nats-application'),
+      [packed['core']?.tarball as string, packed['bus']?.tarball as string, 'zod@4.6.7'],
+      { logLevel: 'warn' },
+    ),
   ]);
   const specifiers = PUBLISHED_PACKAGES.flatMap((name) => entryPoints(manifests[name] as PackedManifest));
   await application.write(
@@ -105,6 +116,7 @@ beforeAll(async () => {
     'every-entry-point.ts',
     importEveryEntryPoint(specifiers.filter((specifier) => !(specifier in NEEDS_OPTIONAL_PEERS))),
   );
+  await testSuite.write('worker-agents.ts', readFileSync(join(WORKSPACE_ROOT, 'examples/worker-agents.ts'), 'utf8'));
   await testSuite.write('testing-entry-points.ts', importEveryEntryPoint(Object.keys(NEEDS_OPTIONAL_PEERS)));
   applicationCompiled = application.compile();
   testSuiteCompiled = testSuite.compile();
@@ -219,14 +231,14 @@ describe('an application that installed the tarballs with npm', () => {
 
 describe('the interlude-worker bin installed from the tarball', () => {
   it('runs with plain node on the example module: a job pauses and resumes, /readyz answers, metrics reach the OTLP receiver, and SIGTERM exits 0 within 10 s', async () => {
-    await applicationCompiled; // dist/worker-agents.js
+    await testSuiteCompiled; // dist/worker-agents.js (beside the metrics SDK)
     const server = await createWireServer();
     const receiver = await startOtlpReceiver();
     const runtime = createRuntime({ bus: natsBus({ servers: inject('natsUrl'), onError: () => undefined }) });
     const worker = watchChild(
       // As documented: the bin itself, not npx, which exits on SIGTERM and leaves the worker running.
-      spawn(join(application.directory, 'node_modules/.bin/interlude-worker'), ['dist/worker-agents.js'], {
-        cwd: application.directory,
+      spawn(join(testSuite.directory, 'node_modules/.bin/interlude-worker'), ['dist/worker-agents.js'], {
+        cwd: testSuite.directory,
         env: {
           PATH: process.env['PATH'] ?? '',
           HOME: process.env['HOME'] ?? '',
@@ -301,6 +313,65 @@ describe('a test suite that installed the optional peers of the testing entry po
   it('names only entry points that exist', () => {
     const all = PUBLISHED_PACKAGES.flatMap((name) => entryPoints(manifests[name] as PackedManifest));
     expect(all).toEqual(expect.arrayContaining(Object.keys(NEEDS_OPTIONAL_PEERS)));
+  });
+});
+
+describe('a core + bus application on NATS that installed only those two tarballs and zod', () => {
+  it('installed neither pg nor an OpenTelemetry SDK: of OpenTelemetry, only the API', () => {
+    const modules = join(natsApplication.directory, 'node_modules');
+    expect(existsSync(join(modules, 'pg'))).toBe(false);
+    expect(existsSync(join(modules, '@types/pg'))).toBe(false);
+    expect(readdirSync(join(modules, '@opentelemetry'))).toEqual(['api']);
+  });
+
+  it(`printed no engine warning on this Node (${process.version})`, () => {
+    expect(natsApplication.installLog).not.toContain('EBADENGINE');
+  });
+
+  it('runs with plain node against NATS: a runtime on natsBus() reads an event log and closes', async () => {
+    await mkdir(join(natsApplication.directory, 'dist'), { recursive: true });
+    await writeFile(
+      join(natsApplication.directory, 'dist/nats-app.js'),
+      [
+        "import { natsBus } from '@interlude/bus';",
+        "import { createRuntime } from '@interlude/core';",
+        'const runtime = createRuntime({ bus: natsBus({ servers: process.env.NATS_URL }) });',
+        "const events = await runtime.bus.events('gen_00000000000000000000000000000000');",
+        'await runtime.close();',
+        "console.log('events', events.length);",
+        '',
+      ].join('\n'),
+    );
+    const { stdout } = await natsApplication.node('nats-app', {
+      NATS_URL: inject('natsUrl'),
+      INTERLUDE_CHECKPOINT_KEY: process.env['INTERLUDE_CHECKPOINT_KEY'] ?? '',
+    });
+    expect(stdout).toBe('events 0\n');
+  });
+
+  it('has a worker bin that, told to export metrics without the SDK, refuses to start and names what to install', () => {
+    const bin = join(natsApplication.directory, 'node_modules/@interlude/bus/dist/worker-process/bin.js');
+    const failure = (() => {
+      try {
+        execFileSync(process.execPath, [bin, 'agents.js'], {
+          cwd: natsApplication.directory,
+          encoding: 'utf8',
+          stdio: 'pipe',
+          env: {
+            PATH: process.env['PATH'] ?? '',
+            NATS_URL: inject('natsUrl'),
+            INTERLUDE_CHECKPOINT_KEY: process.env['INTERLUDE_CHECKPOINT_KEY'] ?? '',
+            OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
+          },
+        });
+        return { code: 0, stderr: '' };
+      } catch (error) {
+        const failed = error as { status?: number; stderr?: string };
+        return { code: failed.status, stderr: failed.stderr ?? '' };
+      }
+    })();
+    expect(failure.code).toBe(1);
+    for (const pkg of METRICS_SDK) expect(failure.stderr).toContain(pkg);
   });
 });
 

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { InterludeError } from '@interlude/core';
 import { type MeterProvider, metrics } from '@opentelemetry/api';
+
+/** What a worker that exports metrics installs (the versions this package is tested with). */
+export const METRICS_SDK = [
+  '@opentelemetry/sdk-metrics@2.12.1',
+  '@opentelemetry/exporter-metrics-otlp-http@0.223.0',
+  '@opentelemetry/resources@2.12.1',
+];
 
 /** The SDK meter provider the bin registered, exporting over OTLP. */
 export interface MetricExport {
@@ -13,15 +21,22 @@ export interface MetricExport {
  * endpoint and headers from the standard `OTEL_EXPORTER_OTLP_*` variables, and registers it as
  * the global meter provider, so metrics the user's own module records go out too. The resource is
  * `service.name` `interlude-worker` with a random `service.instance.id`, overridden by
- * `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`. The SDK is imported only here, so a worker
- * that exports nothing does not load it.
+ * `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`. The SDK is imported only here, and its three
+ * packages are optional peers of this one, so a worker that exports nothing neither installs nor
+ * loads them; one told to export without them refuses to start (`missing_metrics_sdk`).
  */
 export async function startMetricExport(options: { intervalMs: number }): Promise<MetricExport> {
   const [{ MeterProvider, PeriodicExportingMetricReader }, { OTLPMetricExporter }, resources] = await Promise.all([
     import('@opentelemetry/sdk-metrics'),
     import('@opentelemetry/exporter-metrics-otlp-http'),
     import('@opentelemetry/resources'),
-  ]);
+  ]).catch((error: unknown) => {
+    throw new InterludeError(
+      'missing_metrics_sdk',
+      `OTEL_EXPORTER_OTLP_ENDPOINT asks the worker to export metrics, and that needs ${METRICS_SDK.join(', ')} installed beside @interlude/bus (or OTEL_METRICS_EXPORTER=none)`,
+      { cause: error },
+    );
+  });
   const resource = resources
     .defaultResource()
     .merge(
