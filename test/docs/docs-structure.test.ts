@@ -17,4 +17,9 @@ describe('the docs', () => {
     expect(pages.filter((page) => !index.includes(`](${page.slice('docs/'.length)})`))).toEqual([]);
     expect(pages.filter((page) => !readme.includes(`](${page})`))).toEqual([]);
   });
+
+  it('give each change in the CHANGELOG one line: no bullet wraps onto the next', () => {
+    const lines = readRepositoryFile('CHANGELOG.md').split('\n');
+    expect(lines.filter((line) => /^\s+\S/.test(line))).toEqual([]);
+  });
 });
