@@ -26,13 +26,13 @@ export const UPSTREAM_DECLARATION_ERRORS: readonly (Pick<CompilerError, 'file' |
     file: 'node_modules/@nats-io/nats-core/lib/msg.d.ts',
     code: 'TS2420',
     reason:
-      "@nats-io/nats-core 3.4.0: class MsgImpl's headers (MsgHdrs | undefined) do not fit the optional Msg.headers",
+      "@nats-io/nats-core 3.3.1: class MsgImpl's headers (MsgHdrs | undefined) do not fit the optional Msg.headers",
   },
   {
     file: 'node_modules/@nats-io/nats-core/lib/nats.d.ts',
     code: 'TS2420',
     reason:
-      "@nats-io/nats-core 3.4.0: class NatsConnectionImpl's info (ServerInfo | undefined) does not fit NatsConnection.info",
+      "@nats-io/nats-core 3.3.1: class NatsConnectionImpl's info (ServerInfo | undefined) does not fit NatsConnection.info",
   },
 ];
 
