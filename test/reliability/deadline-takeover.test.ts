@@ -1,12 +1,11 @@
 import { natsBus } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
-import { createRuntime, type GenerationEvent, type Runtime } from '@interlude/core';
+import { createRuntime, type GenerationEvent } from '@interlude/core';
 import { epochOf } from '@interlude/core/internal';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ChildScript, startScript } from '../support/bus-child-process.js';
+import { describe, expect, it } from 'vitest';
+import { startScript } from '../support/bus-child-process.js';
 import { defineRefundAgent, readSideEffects } from '../support/bus-refund-agent.js';
-import { scratchDirectory } from '../support/configured-nats.js';
-import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
+import { usePrivateNatsServer } from '../support/private-nats-fixture.js';
 import { waitUntil } from '../support/reliability-wait.js';
 
 /** The jobs' ack wait, which is also how long a due timer held by a dead worker takes to come back. */
@@ -14,24 +13,8 @@ const ACK_WAIT_MS = '2000';
 /** The refund question expires this long after it is asked, approved then (`onExpiry: { answer: true }`). */
 const APPROVE_AFTER_MS = '1500';
 
-let directory: string;
-let server: StartedNatsServer;
-const children: ChildScript[] = [];
-const runtimes: Runtime[] = [];
-
-beforeAll(async () => {
-  directory = await scratchDirectory('interlude-deadline-takeover-');
-  server = await startNatsServer(`${directory}/nats`);
-});
-
-afterEach(async () => {
-  await Promise.all(children.splice(0).map((child) => child.stop('SIGKILL')));
-  await Promise.all(runtimes.splice(0).map((runtime) => runtime.close()));
-});
-
-afterAll(async () => {
-  server?.process.kill('SIGTERM');
-});
+const nats = usePrivateNatsServer('interlude-deadline-takeover-');
+const { children, runtimes } = nats;
 
 function isOutcomeUnknownPause(event: GenerationEvent): boolean {
   return (
@@ -47,20 +30,20 @@ function isOutcomeUnknownPause(event: GenerationEvent): boolean {
  */
 async function killWhileMeetingDeadline(options: { idempotent: boolean }) {
   const trial = uniqueId('deadline');
-  const sideEffectsFile = `${directory}/${trial}-effects.jsonl`;
+  const sideEffectsFile = `${nats.directory}/${trial}-effects.jsonl`;
   const name = uniqueId('expiring');
   const queue = uniqueId('queue');
-  const runtime = createRuntime({ bus: natsBus({ servers: server.url, name: 'deadline-takeover-test' }) });
+  const runtime = createRuntime({ bus: natsBus({ servers: nats.server.url, name: 'deadline-takeover-test' }) });
   runtimes.push(runtime);
   const agent = defineRefundAgent(runtime, { sideEffectsFile, name, approveAfterMs: 60_000 });
   const env = {
-    NATS_URL: server.url,
+    NATS_URL: nats.server.url,
     QUEUE: queue,
     AGENT_NAME: name,
     SIDE_EFFECTS_FILE: sideEffectsFile,
     APPROVE_AFTER_MS,
     JOB_ACK_WAIT_MS: ACK_WAIT_MS,
-    HOLD_REFUND_FILE: `${directory}/${trial}-hold`,
+    HOLD_REFUND_FILE: `${nats.directory}/${trial}-hold`,
     HOLD_REFUND: 'killed',
     REFUND_IDEMPOTENT: options.idempotent ? '1' : '0',
   };

@@ -1,46 +1,33 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { natsBus } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
-import { createRuntime, type GenerationEvent, type Runtime } from '@interlude/core';
+import { createRuntime, type GenerationEvent } from '@interlude/core';
 import { epochOf } from '@interlude/core/internal';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ChildScript, startScript } from '../support/bus-child-process.js';
 import { defineRefundAgent, readSideEffects } from '../support/bus-refund-agent.js';
-import { scratchDirectory } from '../support/configured-nats.js';
-import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
+import { usePrivateNatsServer } from '../support/private-nats-fixture.js';
 import { waitUntil } from '../support/reliability-wait.js';
 
 /** Short, so a SIGSTOP outlasts it quickly; heartbeats (a third of it) keep a healthy job. */
 const ACK_WAIT_MS = '1000';
 
-let directory: string;
-let server: StartedNatsServer;
-const children: ChildScript[] = [];
-const runtimes: Runtime[] = [];
-
-beforeAll(async () => {
-  directory = await scratchDirectory('interlude-lapsed-');
-  server = await startNatsServer(`${directory}/nats`);
-});
-
-afterEach(async () => {
-  await Promise.all(children.splice(0).map((child) => child.stop('SIGKILL')));
-  await Promise.all(runtimes.splice(0).map((runtime) => runtime.close()));
-});
-
-afterAll(async () => {
-  server?.process.kill('SIGTERM');
-});
+const nats = usePrivateNatsServer('interlude-lapsed-');
+const { children, runtimes } = nats;
 
 /** The test's runtime, with the refund agent under a name of this test's own. */
 function localRuntime(name: string, sideEffectsFile: string) {
-  const runtime = createRuntime({ bus: natsBus({ servers: server.url, name: 'lapsed-holder-test' }) });
+  const runtime = createRuntime({ bus: natsBus({ servers: nats.server.url, name: 'lapsed-holder-test' }) });
   runtimes.push(runtime);
   return { runtime, agent: defineRefundAgent(runtime, { sideEffectsFile, name }) };
 }
 
 function worker(env: Record<string, string>): ChildScript {
-  const child = startScript('bus-worker-process.ts', { NATS_URL: server.url, JOB_ACK_WAIT_MS: ACK_WAIT_MS, ...env });
+  const child = startScript('bus-worker-process.ts', {
+    NATS_URL: nats.server.url,
+    JOB_ACK_WAIT_MS: ACK_WAIT_MS,
+    ...env,
+  });
   children.push(child);
   return child;
 }
@@ -66,9 +53,9 @@ async function modelCallsOf(file: string, pid: number | undefined): Promise<numb
 async function stallPastTakeover() {
   const trial = uniqueId('lapse');
   const files = {
-    sideEffects: `${directory}/${trial}-effects.jsonl`,
-    hold: `${directory}/${trial}-hold`,
-    modelCalls: `${directory}/${trial}-model-calls`,
+    sideEffects: `${nats.directory}/${trial}-effects.jsonl`,
+    hold: `${nats.directory}/${trial}-hold`,
+    modelCalls: `${nats.directory}/${trial}-model-calls`,
   };
   const name = uniqueId('lapsed');
   const queue = uniqueId('queue');

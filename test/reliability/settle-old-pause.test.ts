@@ -1,47 +1,30 @@
 import { natsBus } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
-import { createRuntime, type Runtime } from '@interlude/core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ChildScript, startScript } from '../support/bus-child-process.js';
+import { createRuntime } from '@interlude/core';
+import { describe, expect, it } from 'vitest';
+import { startScript } from '../support/bus-child-process.js';
 import { defineRefundAgent, readSideEffects } from '../support/bus-refund-agent.js';
-import { scratchDirectory } from '../support/configured-nats.js';
-import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
+import { usePrivateNatsServer } from '../support/private-nats-fixture.js';
 
-let directory: string;
-let server: StartedNatsServer;
-const children: ChildScript[] = [];
-const runtimes: Runtime[] = [];
-
-beforeAll(async () => {
-  directory = await scratchDirectory('interlude-settle-');
-  server = await startNatsServer(`${directory}/nats`);
-});
-
-afterEach(async () => {
-  await Promise.all(children.splice(0).map((child) => child.stop('SIGKILL')));
-  await Promise.all(runtimes.splice(0).map((runtime) => runtime.close()));
-});
-
-afterAll(async () => {
-  server?.process.kill('SIGTERM');
-});
+const nats = usePrivateNatsServer('interlude-settle-');
+const { children, runtimes } = nats;
 
 describe('a worker killed between listing its pause and announcing it', () => {
   it('the pause is answered by id meanwhile; the job’s next delivery does not announce the old pause after what followed', async () => {
     const trial = uniqueId('settle');
-    const sideEffectsFile = `${directory}/${trial}-effects.jsonl`;
+    const sideEffectsFile = `${nats.directory}/${trial}-effects.jsonl`;
     const name = uniqueId('settling');
     const queue = uniqueId('queue');
-    const runtime = createRuntime({ bus: natsBus({ servers: server.url, name: 'settle-test' }) });
+    const runtime = createRuntime({ bus: natsBus({ servers: nats.server.url, name: 'settle-test' }) });
     runtimes.push(runtime);
     const agent = defineRefundAgent(runtime, { sideEffectsFile, name });
     const env = {
-      NATS_URL: server.url,
+      NATS_URL: nats.server.url,
       QUEUE: queue,
       AGENT_NAME: name,
       SIDE_EFFECTS_FILE: sideEffectsFile,
       JOB_ACK_WAIT_MS: '1000',
-      HANG_BEFORE_ANNOUNCE_FILE: `${directory}/${trial}-hang`,
+      HANG_BEFORE_ANNOUNCE_FILE: `${nats.directory}/${trial}-hang`,
     };
     const start = () => {
       const child = startScript('bus-worker-process.ts', env);
