@@ -10,6 +10,7 @@ import { isPermanentFailure } from '../runtime/permanent-failure.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { toToolSpec } from '../tool/tool.js';
+import { answerTokensOf } from '../waiting/answer-tokens.js';
 import { inputExpiredData } from '../waiting/input-expired-data.js';
 import { runMachineToStop } from './bound-machine.js';
 import { createEventPublisher } from './event-publisher.js';
@@ -176,6 +177,7 @@ async function runToStop(
     rawFinishReason: context.lastResponse?.rawFinishReason,
     inputRequests: paused ? context.inputRequests.map(askedInputRequest) : [],
     checkpoint,
+    answerTokens: checkpoint === undefined || options.nested ? {} : answerTokensOf(runtime.keys, checkpoint),
     messages: context.messages,
     toolTurns: context.toolTurns,
     usage,
