@@ -2,6 +2,7 @@ import type { PendingRecord, StoredCheckpoint } from '../bus/bus.js';
 import { parseCheckpoint } from '../checkpoint/parse-checkpoint.js';
 import { verifyCheckpoint } from '../checkpoint/sign-checkpoint.js';
 import { pauseStanding } from '../claims/can-resume.js';
+import { signedClaims } from '../claims/signed-claims.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { askedInputRequest } from '../input-request/asked-input-request.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -58,7 +59,7 @@ async function verifiedPause(
   const { checkpoint } = stored;
   const deadline = checkpoint.input_expires_at;
   if (deadline !== undefined && Date.parse(deadline) <= now) return undefined;
-  if ((await pauseStanding(runtime.bus.claims, generationId, checkpoint.claim_slot)) !== 'waiting') return undefined;
+  if ((await pauseStanding(signedClaims(runtime), generationId, checkpoint.claim_slot)) !== 'waiting') return undefined;
   const askedAt = new Date(record.asked_at);
   return {
     generationId,
