@@ -1,6 +1,7 @@
 import { natsBus } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
 import { type Checkpoint, createRuntime, ResumeError, type Runtime } from '@interlude/core';
+import { forgedClaimsSeen } from '@interlude/core/internal';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
@@ -32,6 +33,7 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
  * resume (one refund), and it is then listed no more.
  */
 async function answersAsIfNothingHappened(runtime: Runtime, refunds: Refund[], generationId: string): Promise<void> {
+  const skippedBefore = forgedClaimsSeen();
   expect((await runtime.pending({ agent: 'desk' })).map((entry) => entry.generationId)).toContain(generationId);
   const outcomes = await Promise.all([
     refusal(runtime.answer(generationId, { call_refund: true })),
@@ -41,11 +43,16 @@ async function answersAsIfNothingHappened(runtime: Runtime, refunds: Refund[], g
   expect(refunds.filter((refund) => refund.generationId === generationId)).toHaveLength(1);
   expect((await runtime.pending({ agent: 'desk' })).map((entry) => entry.generationId)).not.toContain(generationId);
   expect(await refusal(runtime.answer(generationId, { call_refund: true }))).toBe('already_resumed');
+  // Each forged record was seen, counted once, and skipped.
+  expect(forgedClaimsSeen() - skippedBefore).toBe(3);
 }
 
 describe('claim records a client without the key writes change no outcome', () => {
   it('on NATS: records a plain nats.js connection publishes on the pause’s claim subjects claim nothing', async () => {
-    const runtime = createRuntime({ bus: natsBus({ servers: nats.server.url, name: 'keyless-claims' }), checkpointKey });
+    const runtime = createRuntime({
+      bus: natsBus({ servers: nats.server.url, name: 'keyless-claims' }),
+      checkpointKey,
+    });
     nats.runtimes.push(runtime);
     const refunds: Refund[] = [];
     const desk = defineTrustDesk(runtime, refunds);
@@ -58,7 +65,10 @@ describe('claim records a client without the key writes change no outcome', () =
       const stream = jetstream(attacker);
       const records = forgedRecords(paused.generationId, slot);
       for (const [offset, record] of records.entries()) {
-        const ack = await stream.publish(`interlude.claims.${paused.generationId}.${slot + offset}`, JSON.stringify(record));
+        const ack = await stream.publish(
+          `interlude.claims.${paused.generationId}.${slot + offset}`,
+          JSON.stringify(record),
+        );
         expect(ack.duplicate).toBe(false);
       }
     } finally {

@@ -3,8 +3,8 @@ import type { ClaimLog } from '../bus/bus.js';
 import { createMemoryClaimLog } from '../bus/memory-claim-log.js';
 import { FencedError } from '../errors/fenced-error.js';
 import { ResumeError } from '../errors/resume-error.js';
-import { type Acquired, acquireRun } from './acquire-run.js';
 import { createCheckpointKeys } from '../trust/checkpoint-keys.js';
+import { type Acquired, acquireRun } from './acquire-run.js';
 import { endFailedRun, type RunLease, writeStep } from './run-lease.js';
 import { signedClaimLog } from './signed-claims.js';
 
@@ -38,7 +38,7 @@ async function kinds(log: ClaimLog, upTo: number): Promise<string[]> {
 
 describe('claiming a run in the claim log', () => {
   it('of two claims of one slot exactly one wins; the other is refused for good', async () => {
-    const { raw, log } = chain();
+    const { log } = chain();
     const outcomes = await Promise.all(
       ['a', 'b'].map((claimant) =>
         acquireRun({ log, keyId: undefined, generationId, slot: 0, mode: 'job', claimant }).then(
@@ -48,7 +48,9 @@ describe('claiming a run in the claim log', () => {
       ),
     );
     expect(outcomes.sort()).toEqual(['already_resumed', 'run']);
-    expect(await refusal(acquireRun({ log, keyId: undefined, generationId, slot: 0, mode: 'in_process' }))).toBe('already_resumed');
+    expect(await refusal(acquireRun({ log, keyId: undefined, generationId, slot: 0, mode: 'in_process' }))).toBe(
+      'already_resumed',
+    );
   });
 
   it('a run that gives its claim back (released) lets the next claim go after the release, one epoch up', async () => {
@@ -60,28 +62,36 @@ describe('claiming a run in the claim log', () => {
     expect(second.epoch).toBe(2);
     expect(second.follows).toBe('released');
     expect(await kinds(raw, 3)).toEqual(['claim', 'released', 'claim']);
-    expect(await refusal(acquireRun({ log, keyId: undefined, generationId, slot: 0, mode: 'in_process' }))).toBe('already_resumed');
+    expect(await refusal(acquireRun({ log, keyId: undefined, generationId, slot: 0, mode: 'in_process' }))).toBe(
+      'already_resumed',
+    );
   });
 
   it('another delivery of a job whose run stopped finds the stop and runs nothing', async () => {
-    const { raw, log } = chain();
-    const lease = leaseOf(await acquireRun({ log, keyId: undefined, generationId, slot: 0, mode: 'job', claimant: 'job-1' }));
+    const { log } = chain();
+    const lease = leaseOf(
+      await acquireRun({ log, keyId: undefined, generationId, slot: 0, mode: 'job', claimant: 'job-1' }),
+    );
     await writeStep(lease, 'tool_started', { toolCallId: 'call_a', toolName: 'lookup' });
     await writeStep(lease, 'finished');
     const again = await acquireRun({ log, keyId: undefined, generationId, slot: 0, mode: 'job', claimant: 'job-1' });
     expect(again).toMatchObject({ outcome: 'stopped', stop: 'finished', slot: 2 });
     // Anyone else is refused.
-    expect(await refusal(acquireRun({ log, keyId: undefined, generationId, slot: 0, mode: 'job', claimant: 'job-2' }))).toBe(
-      'already_resumed',
-    );
+    expect(
+      await refusal(acquireRun({ log, keyId: undefined, generationId, slot: 0, mode: 'job', claimant: 'job-2' })),
+    ).toBe('already_resumed');
   });
 
   it('another delivery of a job whose run is open takes it over one epoch up, and the old holder is fenced out at its next step', async () => {
     const { raw, log } = chain();
-    const stalled = leaseOf(await acquireRun({ log, keyId: undefined, generationId, slot: 4, mode: 'job', claimant: 'job-1' }));
+    const stalled = leaseOf(
+      await acquireRun({ log, keyId: undefined, generationId, slot: 4, mode: 'job', claimant: 'job-1' }),
+    );
     await writeStep(stalled, 'tool_started', { toolCallId: 'call_refund', toolName: 'issue_refund' });
 
-    const successor = leaseOf(await acquireRun({ log, keyId: undefined, generationId, slot: 4, mode: 'job', claimant: 'job-1' }));
+    const successor = leaseOf(
+      await acquireRun({ log, keyId: undefined, generationId, slot: 4, mode: 'job', claimant: 'job-1' }),
+    );
     expect(successor.epoch).toBe(2);
     expect(successor.follows).toBe('takeover');
     expect([...successor.startedCalls]).toEqual([['call_refund', 'issue_refund']]);
@@ -95,8 +105,10 @@ describe('claiming a run in the claim log', () => {
   });
 
   it('a write retried after its answer was lost recognises itself by its holder', async () => {
-    const { raw, log } = chain();
-    const lease = leaseOf(await acquireRun({ log, keyId: undefined, generationId, slot: 0, mode: 'job', claimant: 'job-1' }));
+    const { log } = chain();
+    const lease = leaseOf(
+      await acquireRun({ log, keyId: undefined, generationId, slot: 0, mode: 'job', claimant: 'job-1' }),
+    );
     await writeStep(lease, 'tool_started', { toolCallId: 'call_a', toolName: 'lookup' });
     lease.cursor -= 1; // as if the answer to that write was lost and it is sent again
     await writeStep(lease, 'tool_started', { toolCallId: 'call_a', toolName: 'lookup' });

@@ -43,7 +43,10 @@ export function claimRefusal(
   if (keys !== undefined) {
     const { signature, ...unsigned } = record;
     if (typeof signature !== 'string' || typeof record.key_id !== 'string') {
-      return new TrustError('unsigned_claim', `Skipped an unsigned claim record in ${where}: only signed records claim`);
+      return new TrustError(
+        'unsigned_claim',
+        `Skipped an unsigned claim record in ${where}: only signed records claim`,
+      );
     }
     let content: string | undefined;
     try {

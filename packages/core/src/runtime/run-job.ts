@@ -139,7 +139,6 @@ interface JobClaim {
 
 /** Checks the job's checkpoint (a resume), then claims its run as the job. */
 async function claimJob(agent: AgentBase, job: Job): Promise<JobClaim> {
-  const bus = agent.runtime.bus;
   if (job.kind === 'generate') {
     const acquired = await acquireRun({
       log: signedClaims(agent.runtime),
