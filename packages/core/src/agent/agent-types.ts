@@ -43,6 +43,13 @@ export interface AgentConfig<Actions extends Record<string, ActionFunction>> {
   onInputRequest?: InputRequestCallbackEntry | readonly InputRequestCallbackEntry[];
   /** Persist conversations across generations: `hasContext(store, { contextual })`. */
   context?: ContextBinding;
+  /**
+   * The app's conversation a generation belongs to (a chat thread, a ticket), from its params:
+   * traces carry it as `gen_ai.conversation.id` on every span of every run. Computed from the
+   * params on each run, so a resume in another process finds the same one without storing it.
+   * The generation id when not given.
+   */
+  conversationId?: (params: Parameters<Actions[keyof Actions]>[0]) => string;
 }
 
 /** The parts of an agent that generations and workers use. */
@@ -54,6 +61,8 @@ export interface AgentBase {
   readonly actions: Readonly<Record<string, ActionFunction>>;
   readonly inputRequestCallbacks: readonly InputRequestCallbackEntry[];
   readonly context: ContextBinding | undefined;
+  /** The conversation id of a generation with these params (`AgentConfig.conversationId`). */
+  readonly conversationId?: ((params: unknown) => string) | undefined;
   /** A generation of any action by name: what workers and `runtime.answer` use. */
   generation(actionName: string, params: unknown): Generation;
 }
