@@ -2,7 +2,7 @@
  * `@interlude/bus/process`: what a bin of the deployment shares with `interlude-worker` (the module
  * contract, the environment, the runtime on NATS). Used by `interlude-gateway`; unstable, not for apps.
  */
-export { AgentsModuleError, type AgentsFactory, defineAgents, importAgentsFactory } from './agents-module.js';
+export { type AgentsFactory, AgentsModuleError, defineAgents, importAgentsFactory } from './agents-module.js';
 export {
   type DeploymentSettings,
   deploymentUsageRows,
