@@ -21,6 +21,7 @@ const SERVER_TESTS = [
   'test/context/postgres-*.test.ts',
   'test/demo/**/*.test.ts',
   'test/docs/pnpm-commands.test.ts',
+  'test/gateway/**/*.test.ts',
   // Starts nothing, but runs hundreds of schedules: kept out of the inner loop.
   'test/explorer/**/*.test.ts',
   'test/mcp/mcp-stdio.test.ts',
