@@ -72,6 +72,7 @@ function startRuntime(settings: WorkerSettings, busStatus: BusStatus): Runtime {
     ...settings.nats,
     name: `interlude-worker ${hostname()} ${process.pid}`,
     codec: settings.codec,
+    ...(settings.prefix !== undefined && { prefix: settings.prefix }),
     ...(settings.replicas !== undefined && { replicas: settings.replicas }),
     updateStreams: settings.updateStreams,
     unavailableAfterMs: settings.unavailableAfterMs,

@@ -17,6 +17,7 @@ export function usage(): string {
       'INTERLUDE_PAYLOAD_KEY',
       'seals payloads at rest: 32-byte keys in base64 or hex, separated by commas (first seals)',
     ],
+    [WORKER_VARIABLES.prefix, "the deployment's prefix on NATS (natsBus({ prefix })); default none"],
     [WORKER_VARIABLES.queue, 'the queue to consume (default agents)'],
     [WORKER_VARIABLES.concurrency, `jobs run at once, 1 to 1000 (default ${WORKER_DEFAULTS.concurrency})`],
     [

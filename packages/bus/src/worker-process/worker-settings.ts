@@ -3,12 +3,13 @@ import { DEFAULT_UNAVAILABLE_AFTER_MS } from '../bus-availability.js';
 import { aesGcmCodecOf } from '../codec/aes-gcm-codec.js';
 import type { PayloadCodec } from '../codec/payload-codec.js';
 import { environmentPayloadKeys, PAYLOAD_KEY_VARIABLE } from '../codec/payload-keys.js';
-import { assertSubjectToken } from '../subjects.js';
+import { assertSubjectToken, natsNames } from '../subjects.js';
 import { type Environment, SettingsError, SettingsReader } from './environment-values.js';
 import { type NatsSettings, readNatsSettings } from './nats-environment.js';
 
 /** The bin's own variables beside the NATS ones, in the order `--help` lists them. */
 export const WORKER_VARIABLES = {
+  prefix: 'INTERLUDE_PREFIX',
   queue: 'INTERLUDE_QUEUE',
   concurrency: 'INTERLUDE_CONCURRENCY',
   replicas: 'INTERLUDE_REPLICAS',
@@ -35,6 +36,8 @@ export interface WorkerSettings {
   /** The user's module of agents, as given (resolved against the working directory). */
   modulePath: string;
   nats: NatsSettings;
+  /** The deployment's prefix on NATS (`natsBus({ prefix })`), when set. */
+  prefix: string | undefined;
   /** Copies JetStream keeps of the streams and bucket, when set. */
   replicas: number | undefined;
   /** Streams set up otherwise are updated to these settings instead of refused. */
@@ -64,6 +67,12 @@ export function readWorkerSettings(args: readonly string[], environment: Environ
     reader.problem('arguments', `one module path only, got ${args.length} arguments`);
   }
   const nats = readNatsSettings(reader);
+  const prefix = reader.text(WORKER_VARIABLES.prefix);
+  try {
+    natsNames(prefix);
+  } catch (error) {
+    reader.problem(WORKER_VARIABLES.prefix, (error as Error).message);
+  }
   const queue = reader.text(WORKER_VARIABLES.queue) ?? DEFAULT_QUEUE;
   try {
     assertSubjectToken('queue', queue);
@@ -73,6 +82,7 @@ export function readWorkerSettings(args: readonly string[], environment: Environ
   const settings: WorkerSettings = {
     modulePath: modulePath ?? '',
     nats,
+    prefix,
     replicas:
       reader.text(WORKER_VARIABLES.replicas) === undefined
         ? undefined
