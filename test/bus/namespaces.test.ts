@@ -21,7 +21,11 @@ const subjects: string[] = [];
 
 beforeAll(async () => {
   tap = await connect({ servers: inject('natsUrl') });
-  tap.subscribe('>', { callback: (_error, message) => subjects.push(message.subject) });
+  tap.subscribe('>', {
+    callback: (_error, message) => {
+      subjects.push(message.subject);
+    },
+  });
   await tap.flush();
 });
 afterAll(async () => {
