@@ -39,7 +39,10 @@ describe('one process, many runtimes with one key, each on a memory bus of its o
 
   it('a runtime made after the first closed (a hot reload) still refuses what the first resumed', async () => {
     const scenario = createRefundScenario();
-    const before = scriptedAgent(scenario.action, [...scenario.replies], { checkpointKey: KEY, bus: createMemoryBus() });
+    const before = scriptedAgent(scenario.action, [...scenario.replies], {
+      checkpointKey: KEY,
+      bus: createMemoryBus(),
+    });
     const paused = await before.agent.handle({ ticketId: 8 }).generateNow();
     const checkpoint = throughJson(paused.checkpoint);
     await before.agent.handle({ ticketId: 8 }).resumeNow({ checkpoint, answers: { call_refund: true } });
