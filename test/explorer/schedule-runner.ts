@@ -29,6 +29,12 @@ export interface ExplorerWorld {
   /** How far the clock moves at a schedule's end, so every deadline it set has passed. */
   horizonMs: number;
   /**
+   * On a real clock: how long after a question's deadline its expiry has surely run (a lost
+   * timer delivered again included). The end then waits until the last deadline its generations
+   * asked with plus this, instead of the whole horizon from now.
+   */
+  expiryGraceMs?: number;
+  /**
    * What a careful person answers to "run it again?" about a call whose outcome is unknown: once no
    * stalled holder can still be inside the call, yes only if the ledger shows no run of it.
    */
@@ -330,7 +336,7 @@ export async function runSchedule(
       );
     }
     await settle();
-    await world.advance(world.horizonMs);
+    await world.advance(await waitForDeadlinesMs());
     await settle();
     const listed = new Set((await read(() => world.runtime.pending())).map((entry) => entry.generationId));
     for (const phantom of forgedHere) {
@@ -352,6 +358,23 @@ export async function runSchedule(
         }
       }
     }
+  }
+
+  /** The whole horizon, or on a real clock until the last deadline our questions carry has run out. */
+  async function waitForDeadlinesMs(): Promise<number> {
+    if (world.expiryGraceMs === undefined) return world.horizonMs;
+    let last = Date.now();
+    for (const tracked of generations) {
+      if (tracked?.params.variant.expiresInMs === undefined) continue;
+      const events = await read(() => world.runtime.bus.events(tracked.id, { everyEpoch: true }));
+      for (const event of events) {
+        if (event.event !== 'input_requested') continue;
+        for (const request of event.data.input_requests) {
+          if (request.expires_at !== undefined) last = Math.max(last, Date.parse(request.expires_at));
+        }
+      }
+    }
+    return Math.min(world.horizonMs, last - Date.now() + world.expiryGraceMs);
   }
 
   function checkEnded(tracked: Tracked, events: readonly GenerationEvent[], listed: Set<string>): void {
