@@ -24,6 +24,7 @@ const SERVER_TESTS = [
   'test/examples/**/*.test.ts',
   // Starts nothing, but type-checks every block of the docs against the packages: about 10 s.
   'test/docs/typescript-blocks.test.ts',
+  'test/gateway/**/*.test.ts',
   // Starts nothing, but runs hundreds of schedules: kept out of the inner loop.
   'test/explorer/**/*.test.ts',
   'test/mcp/mcp-stdio.test.ts',

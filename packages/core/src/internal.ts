@@ -70,6 +70,8 @@ export type {
   GenerationOutcome,
   GenerationTrace,
   GenerationTraceInfo,
+  ModelCallContent,
+  ModelCallInfo,
   ModelCallTrace,
   Telemetry,
   ToolCallTrace,

@@ -13,6 +13,12 @@ export interface OpenTelemetryOptions {
    * user's data. Core scrubs secret answers from them either way.
    */
   captureContent?: boolean | undefined;
+  /**
+   * Add OpenInference's names beside the GenAI ones (`openinference.span.kind`, `session.id`,
+   * `llm.*`, and with `captureContent` `input.value`, `output.value`, `llm.input_messages.*`…), so
+   * Arize Phoenix and Arize AX show agents, messages and sessions without a converter. Off by default.
+   */
+  openInference?: boolean | undefined;
 }
 
 /** Core's `Telemetry`, plus what a caller enqueuing a job needs to carry its trace along. */
@@ -37,6 +43,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): OpenTelemetry
   const settings = {
     tracer: tracerProvider.getTracer(INSTRUMENTATION_SCOPE),
     captureContent: options.captureContent ?? false,
+    openInference: options.openInference ?? false,
   };
   return {
     startGeneration(info: GenerationTraceInfo): GenerationTrace {

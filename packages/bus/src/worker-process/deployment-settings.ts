@@ -5,6 +5,7 @@ import { aesGcmCodecOf } from '../codec/aes-gcm-codec.js';
 import type { PayloadCodec } from '../codec/payload-codec.js';
 import { environmentPayloadKeys, PAYLOAD_KEY_VARIABLE } from '../codec/payload-keys.js';
 import { natsBus } from '../nats-bus.js';
+import { natsNames } from '../subjects.js';
 import { type Environment, SettingsError, type SettingsReader } from './environment-values.js';
 import { NATS_VARIABLES, type NatsSettings, readNatsSettings } from './nats-environment.js';
 
@@ -17,6 +18,8 @@ export interface DeploymentSettings {
   /** The user's module of agents, as given (resolved against the working directory). */
   modulePath: string;
   nats: NatsSettings;
+  /** The deployment's prefix on NATS (`natsBus({ prefix })`), when set. */
+  prefix: string | undefined;
   /** Copies JetStream keeps of the streams and bucket, when set. */
   replicas: number | undefined;
   /** Streams set up otherwise are updated to these settings instead of refused. */
@@ -29,6 +32,7 @@ export interface DeploymentSettings {
 
 /** The deployment's own variables beside the NATS ones, in the order `--help` lists them. */
 export const DEPLOYMENT_VARIABLES = {
+  prefix: 'INTERLUDE_PREFIX',
   replicas: 'INTERLUDE_REPLICAS',
   updateStreams: 'INTERLUDE_UPDATE_STREAMS',
   unavailableAfter: 'INTERLUDE_UNAVAILABLE_AFTER_MS',
@@ -50,9 +54,17 @@ export function readDeploymentSettings(
   } else if (args.length > 1) {
     reader.problem('arguments', `one module path only, got ${args.length} arguments`);
   }
+  const nats = readNatsSettings(reader);
+  const prefix = reader.text(DEPLOYMENT_VARIABLES.prefix);
+  try {
+    natsNames(prefix);
+  } catch (error) {
+    reader.problem(DEPLOYMENT_VARIABLES.prefix, (error as Error).message);
+  }
   return {
     modulePath: modulePath ?? '',
-    nats: readNatsSettings(reader),
+    nats,
+    prefix,
     replicas:
       reader.text(DEPLOYMENT_VARIABLES.replicas) === undefined
         ? undefined
@@ -80,6 +92,7 @@ export function startDeploymentRuntime(
     ...settings.nats,
     name: options.name,
     codec: settings.codec,
+    ...(settings.prefix !== undefined && { prefix: settings.prefix }),
     ...(settings.replicas !== undefined && { replicas: settings.replicas }),
     updateStreams: settings.updateStreams,
     unavailableAfterMs: settings.unavailableAfterMs,
@@ -109,6 +122,7 @@ export function deploymentUsageRows(): [string, string][] {
       'INTERLUDE_PAYLOAD_KEY',
       'seals payloads at rest: 32-byte keys in base64 or hex, separated by commas (first seals)',
     ],
+    [DEPLOYMENT_VARIABLES.prefix, "the deployment's prefix on NATS (natsBus({ prefix })); default none"],
     [
       DEPLOYMENT_VARIABLES.replicas,
       "copies JetStream keeps of the streams and bucket, 1 to 5 (default: the streams' own, or 3 on a cluster of 3+)",
