@@ -109,6 +109,10 @@ async function runToStop(
     model: adapter.model,
     resumed: start.kind === 'resume',
     secrets: scrubber,
+    content: () => ({
+      instructions: prompt.instructions && scrubber.text(prompt.instructions),
+      input: scrubber.text(prompt.message),
+    }),
     ...(start.kind === 'resume' &&
       start.checkpoint.traceparent !== undefined && { linkedTraceparent: start.checkpoint.traceparent }),
     ...(options.parentTraceparent !== undefined && { parentTraceparent: options.parentTraceparent }),
@@ -189,6 +193,7 @@ async function runToStop(
   }
   trace?.end({
     status,
+    output: () => scrubber.text(response.text),
     ...(checkpoint?.input_expires_at !== undefined && { inputExpiresAt: checkpoint.input_expires_at }),
   });
   return response;
