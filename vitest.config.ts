@@ -18,6 +18,7 @@ const SERVER_TESTS = [
   'packages/bus/src/sweep-acknowledged-jobs.test.ts',
   'packages/bus/src/worker-stop.test.ts',
   'test/bus/**/*.test.ts',
+  'test/contract/contract-on-the-wire.test.ts',
   'test/context/postgres-*.test.ts',
   'test/demo/**/*.test.ts',
   'test/docs/pnpm-commands.test.ts',
