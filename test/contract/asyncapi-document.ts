@@ -48,7 +48,7 @@ export function asyncApiDocument(): Record<string, unknown> {
     id: string,
     spec: {
       address: string;
-      parameters: Record<string, string>;
+      parameters: Record<string, string | { description: string; default: string; examples: string[] }>;
       description: string;
       messages: Record<string, unknown>;
       stream: string;
@@ -60,7 +60,10 @@ export function asyncApiDocument(): Record<string, unknown> {
       address: spec.address,
       description: spec.description,
       parameters: Object.fromEntries(
-        Object.entries(spec.parameters).map(([name, description]) => [name, { description }]),
+        Object.entries(spec.parameters).map(([name, parameter]) => [
+          name,
+          typeof parameter === 'string' ? { description: parameter } : parameter,
+        ]),
       ),
       messages: spec.messages,
       'x-interlude-stream': spec.stream,
@@ -74,8 +77,11 @@ export function asyncApiDocument(): Record<string, unknown> {
       };
     }
   };
-  const namespace = (root: string, prefixedRoot: string) =>
-    `\`${root}\`, or \`${prefixedRoot}\` on a bus with \`prefix: 'acme'\``;
+  const namespace = (root: string, prefixedRoot: string) => ({
+    description: `\`${root}\`, or \`${prefixedRoot}\` on a bus with \`prefix: 'acme'\``,
+    default: root,
+    examples: [root, prefixedRoot],
+  });
   const messageId = (what: string) => ({
     'Nats-Msg-Id': { type: 'string', description: `JetStream deduplication id: ${what}.` },
   });
@@ -232,6 +238,12 @@ export function asyncApiDocument(): Record<string, unknown> {
     channels,
     operations,
     components: { schemas, messages },
+    'x-interlude-signing': {
+      description: 'HMAC-SHA256(key, label + signed bytes); see info.description.',
+      labels: SIGNATURE_LABELS,
+      keyId: 'first 8 hex digits of SHA-256 of the key as UTF-8',
+      canonicalJson: 'RFC 8785',
+    },
   };
 }
 
