@@ -18,11 +18,14 @@ const SERVER_TESTS = [
   'packages/bus/src/sweep-acknowledged-jobs.test.ts',
   'packages/bus/src/worker-stop.test.ts',
   'test/bus/**/*.test.ts',
+  'test/contract/contract-on-the-wire.test.ts',
   'test/context/postgres-*.test.ts',
   'test/demo/**/*.test.ts',
   'test/docs/pnpm-commands.test.ts',
+  'test/examples/**/*.test.ts',
   // Starts nothing, but type-checks every block of the docs against the packages: about 10 s.
   'test/docs/typescript-blocks.test.ts',
+  'test/gateway/**/*.test.ts',
   // Starts nothing, but runs hundreds of schedules: kept out of the inner loop.
   'test/explorer/**/*.test.ts',
   'test/mcp/mcp-stdio.test.ts',

@@ -183,6 +183,10 @@ describe('an application that installed the tarballs with npm', () => {
     expect(api.version).toBe('1.10.0');
   });
 
+  it('has one copy of @opentelemetry/api, the one @anthropic-ai/sdk traces through too', () => {
+    expect(copiesOf(application.directory, '@opentelemetry/api')).toEqual(['node_modules/@opentelemetry/api']);
+  });
+
   it('type-checks the README example and every entry point under strict, exactOptionalPropertyTypes, noPropertyAccessFromIndexSignature and skipLibCheck: false', () => {
     const { output } = applicationCompiled;
     const errors = compilerErrors(output);
@@ -324,6 +328,10 @@ describe('a test suite that installed the optional peers of the testing entry po
     ).toEqual(specifiers);
   }, 120_000);
 
+  it('has one copy of @opentelemetry/api beside the OpenTelemetry SDK', () => {
+    expect(copiesOf(testSuite.directory, '@opentelemetry/api')).toEqual(['node_modules/@opentelemetry/api']);
+  });
+
   it('names only entry points that exist', () => {
     const all = PUBLISHED_PACKAGES.flatMap((name) => entryPoints(manifests[name] as PackedManifest));
     expect(all).toEqual(expect.arrayContaining(Object.keys(NEEDS_OPTIONAL_PEERS)));
@@ -388,6 +396,27 @@ describe('a core + bus application on NATS that installed only those two tarball
     for (const pkg of METRICS_SDK) expect(failure.stderr).toContain(pkg);
   });
 });
+
+/**
+ * Where npm installed a package under `directory`, however deep: two copies of
+ * `@opentelemetry/api` keep two globals, and spans started through one never reach a provider
+ * registered through the other.
+ */
+function copiesOf(directory: string, name: string): string[] {
+  const found: string[] = [];
+  const walk = (modules: string): void => {
+    if (!existsSync(join(directory, modules))) return;
+    if (existsSync(join(directory, modules, name, 'package.json'))) found.push(join(modules, name));
+    for (const entry of readdirSync(join(directory, modules))) {
+      const scoped = entry.startsWith('@')
+        ? readdirSync(join(directory, modules, entry)).map((n) => `${entry}/${n}`)
+        : [entry];
+      for (const pkg of scoped) walk(join(modules, pkg, 'node_modules'));
+    }
+  };
+  walk('node_modules');
+  return found;
+}
 
 /** The Anthropic answers of the refund: first the refund call, then the reply once it ran. */
 function queueRefundReplies(server: WireServer): void {

@@ -2,15 +2,16 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { decodeMetricsExport, type MetricsExportRequest, type ReceivedMetricPoint } from './otlp-metric-decoding.js';
+import { decodeProtobufTraces } from './otlp-protobuf.js';
 
 export type { ReceivedMetricPoint } from './otlp-metric-decoding.js';
 
 /**
  * A small OTLP/HTTP receiver for traces and metrics in the JSON encoding, the one
- * `@opentelemetry/exporter-trace-otlp-http` and `…-metrics-otlp-http` send. It stands in for
- * Jaeger, Tempo, Prometheus or a collector (Debian ships none) so tests and the demo can look at
- * what a real exporter really sent.
- * Protobuf is refused with 415: decoding it would need the `.proto` files.
+ * `@opentelemetry/exporter-trace-otlp-http` and `…-metrics-otlp-http` send, and for traces in
+ * protobuf, the one `@opentelemetry/exporter-trace-otlp-proto` sends (`otlp-protobuf.ts` decodes
+ * it). It stands in for Jaeger, Tempo, Phoenix, Prometheus or a collector (Debian ships none) so
+ * tests and the demo can look at what a real exporter really sent. Protobuf metrics get 415.
  *
  * @see https://opentelemetry.io/docs/specs/otlp/#otlphttp
  */
@@ -150,8 +151,15 @@ async function handleExport(
     reply(response, 404, { error: 'only POST /v1/traces and /v1/metrics are served' });
     return undefined;
   }
-  if (!String(request.headers['content-type'] ?? '').startsWith('application/json')) {
-    reply(response, 415, { error: 'only the OTLP JSON encoding is supported' });
+  const contentType = String(request.headers['content-type'] ?? '');
+  if (contentType.startsWith('application/x-protobuf') && request.url === '/v1/traces') {
+    const decoded = decodeProtobufTraces(body);
+    // An empty ExportTraceServiceResponse: zero bytes of protobuf.
+    response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    return { spans: decodeExport(decoded as ExportRequest) };
+  }
+  if (!contentType.startsWith('application/json')) {
+    reply(response, 415, { error: 'only OTLP/JSON, and OTLP/protobuf for traces, are supported' });
     return undefined;
   }
   const parsed = JSON.parse(body.toString('utf8')) as unknown;

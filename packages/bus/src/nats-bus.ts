@@ -9,6 +9,7 @@ import { createKvCheckpointStore } from './kv-checkpoint-store.js';
 import { createNatsClaimLog } from './nats-claim-log.js';
 import { readDeploymentId } from './nats-deployment.js';
 import { type EventTrust, publishEvent, readEvents } from './nats-event-log.js';
+import { pausedGenerations } from './nats-paused-generations.js';
 import { createNatsPendingIndex } from './nats-pending-index.js';
 import { connectNats, type NatsBusOptions, type NatsResources } from './nats-setup.js';
 import { replicasOf, retentionOf, setUpNats } from './nats-streams.js';
@@ -145,6 +146,12 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
           callerRetry,
         );
       });
+    },
+
+    pausedGenerations() {
+      return bounded(eventsStream, 'pausedGenerations', async () =>
+        retryTransient(async () => pausedGenerations(await ready), callerRetry),
+      );
     },
 
     subscribe(filter, handler) {

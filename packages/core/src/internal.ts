@@ -91,6 +91,7 @@ export {
   createCheckpointKeys,
   keyIdOf,
   MIN_KEY_LENGTH,
+  SIGNATURE_LABELS,
   type SignaturePurpose,
   type TaggedVerdict,
 } from './trust/checkpoint-keys.js';

@@ -52,6 +52,7 @@ export interface SpanSettings {
   tracer: Tracer;
   captureContent: boolean;
   openInference: boolean;
+  sdkSpans: boolean;
 }
 
 /**
@@ -81,6 +82,7 @@ export class GenerationSpan implements GenerationTrace {
       content: {
         captureContent: settings.captureContent,
         openInference: settings.openInference,
+        sdkSpans: settings.sdkSpans,
         scrub: (text) => (secrets === undefined || secrets.isEmpty ? text : secrets.text(text)),
       },
     };

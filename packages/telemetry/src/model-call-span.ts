@@ -35,6 +35,7 @@ import {
   readChatRequest,
   requestAttributes,
 } from './span-content.js';
+import { suppressedTracing } from './suppress-tracing.js';
 
 /** What core knows when a model call starts: vendor, wire API, requested model, and the request. */
 export type ModelCallStart = ModelCallInfo;
@@ -55,7 +56,7 @@ export class ModelCallSpan extends ChildSpan implements ModelCallTrace {
       { kind: SpanKind.CLIENT, attributes: startAttributes(scope, info) },
       parentContext,
     );
-    super(span, parentContext, onEnd);
+    super(span, parentContext, onEnd, scope.content.sdkSpans ? undefined : suppressedTracing);
     this.#scope = scope;
   }
 

@@ -19,6 +19,13 @@ export interface OpenTelemetryOptions {
    * Arize Phoenix and Arize AX show agents, messages and sessions without a converter. Off by default.
    */
   openInference?: boolean | undefined;
+  /**
+   * Keep the spans a model SDK's own instrumentation starts inside a `chat` span
+   * (`@anthropic-ai/sdk`'s `anthropic.messages.create`, an instrumented HTTP client's request).
+   * Off by default: the model call runs in a context with tracing suppressed, since those spans
+   * repeat the `chat` span's `gen_ai.usage.*` and token dashboards would count every call twice.
+   */
+  sdkSpans?: boolean | undefined;
 }
 
 /** Core's `Telemetry`, plus what a caller enqueuing a job needs to carry its trace along. */
@@ -44,6 +51,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): OpenTelemetry
     tracer: tracerProvider.getTracer(INSTRUMENTATION_SCOPE),
     captureContent: options.captureContent ?? false,
     openInference: options.openInference ?? false,
+    sdkSpans: options.sdkSpans ?? false,
   };
   return {
     startGeneration(info: GenerationTraceInfo): GenerationTrace {

@@ -27,6 +27,8 @@ import {
 export interface ContentSettings {
   captureContent: boolean;
   openInference: boolean;
+  /** Keep the spans an SDK or HTTP instrumentation starts inside a model call (off: suppressed). */
+  sdkSpans: boolean;
   scrub: (text: string) => string;
 }
 

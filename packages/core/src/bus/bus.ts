@@ -53,6 +53,12 @@ export interface Bus {
   /** The index `runtime.pending()` reads: one record per generation paused on a question. */
   readonly pending?: PendingIndex;
   /**
+   * Every generation whose event log holds a pause (an `input_requested` event), answered since or
+   * not: where `runtime.rebuildPending()` starts rebuilding the pending index from the logs. A bus
+   * that cannot list its logs leaves it out.
+   */
+  pausedGenerations?(): Promise<string[]>;
+  /**
    * Whether the bus can do its work now, and if not why: not connected, a stream without a
    * leader, set up refused. A bus in one process is always ok.
    */

@@ -28,6 +28,12 @@ export interface EventData {
     action_name: string;
     /** The opening user turn, provider-native. */
     messages: ProviderMessage[];
+    /**
+     * The action's params in their JSON form (what a checkpoint is signed with), so the checkpoint
+     * of a pause can be rebuilt from the log alone and signed again when the stored one is lost or
+     * replaced. Params are the caller's input, never an answer: a secret answer does not reach them.
+     */
+    params: unknown;
     traceparent?: string;
   };
   model_responded: {

@@ -97,6 +97,9 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       const log = logs.get(generationId) ?? [];
       return structuredClone(options?.everyEpoch === true ? log : latestEpochs(log));
     },
+    async pausedGenerations() {
+      return [...logs].filter(([, log]) => log.some((event) => event.event === 'input_requested')).map(([id]) => id);
+    },
     async subscribe(selector, handler) {
       const subscriber = { filter: toEventFilter(selector), handler };
       subscribers.add(subscriber);

@@ -1,7 +1,19 @@
 import { z } from 'zod';
+import type { JsonValue } from '../input-request/input-request-json.js';
 
 /** Any JSON value: what an answer, an option or a metadata entry may be. */
-export const jsonValueSchema = z.json().meta({ id: 'JsonValue' });
+export const jsonValueSchema: z.ZodType<JsonValue> = z
+  .lazy(() =>
+    z.union([
+      z.string(),
+      z.number(),
+      z.boolean(),
+      z.null(),
+      z.array(jsonValueSchema),
+      z.record(z.string(), jsonValueSchema),
+    ]),
+  )
+  .meta({ id: 'JsonValue' });
 
 /** A choice's option: a value, or a value with the label a person reads. */
 export const choiceOptionSchema = z.union([z.object({ value: jsonValueSchema, label: z.string() }), jsonValueSchema]);

@@ -58,7 +58,7 @@ export function createCheckpointKeys(value: string | readonly string[]): Checkpo
   const signingKeyId = keyIds[0] as string;
   const signingKey = byId.get(signingKeyId) as Buffer;
   const mac = (key: Buffer, purpose: SignaturePurpose, data: string | Uint8Array) =>
-    createHmac('sha256', key).update(LABELS[purpose]).update(data).digest();
+    createHmac('sha256', key).update(SIGNATURE_LABELS[purpose]).update(data).digest();
 
   const keys: CheckpointKeys = {
     signingKeyId,
@@ -79,7 +79,11 @@ export function createCheckpointKeys(value: string | readonly string[]): Checkpo
   return keys;
 }
 
-const LABELS: Record<SignaturePurpose, string> = {
+/**
+ * The label each purpose's HMAC covers first, before the signed bytes: part of the wire contract,
+ * so a client in another language signs and checks alike.
+ */
+export const SIGNATURE_LABELS: Readonly<Record<SignaturePurpose, string>> = {
   checkpoint: 'interlude/checkpoint/v2\n',
   job: 'interlude/job/v1\n',
   event: 'interlude/event/v1\n',

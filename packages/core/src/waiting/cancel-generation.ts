@@ -8,6 +8,7 @@ import { eventIdOf } from '../generation/event-publisher.js';
 import { runKeyOf } from '../generation/resume-context.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { forgetWaiting } from './record-waiting.js';
+import { storedPause } from './stored-pause.js';
 
 /** The error code a cancelled run's `finished` step carries, which later claims read as `cancelled`. */
 export const CANCELLED_CODE = 'cancelled';
@@ -25,7 +26,9 @@ export async function cancelGeneration(runtime: Runtime, generationId: string, r
   }
   if (typeof reason !== 'string' || reason.trim() === '') throw new TypeError('cancel() needs a reason');
   const { bus } = runtime;
-  const stored = await bus.checkpoints.load(generationId);
+  // The stored checkpoint if it verifies, else the pause rebuilt from the generation's log.
+  const found = await storedPause(runtime, generationId);
+  const stored = found.verified ?? found.stored;
   if (stored === undefined || stored.checkpoint?.generation_id !== generationId) {
     throw new ResumeError('not_found', `No paused generation ${generationId} is stored`);
   }

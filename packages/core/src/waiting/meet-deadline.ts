@@ -6,6 +6,7 @@ import { ResumeError } from '../errors/resume-error.js';
 import { GenerationRunner } from '../generation/generation.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { expiryJobId } from './expiry-job-id.js';
+import { storedPause } from './stored-pause.js';
 
 /**
  * Meets one pause's deadline in this process (the memory bus's runtime does): when the pause
@@ -63,7 +64,9 @@ async function duePause(
   timer: InputTimer,
   agents: readonly AgentBase[] | undefined,
 ): Promise<{ agent: AgentBase; stored: StoredCheckpoint } | undefined> {
-  const stored = await runtime.bus.checkpoints.load(timer.generation_id);
+  // The stored checkpoint if it verifies for the timer's slot, else the pause rebuilt from the log.
+  const found = await storedPause(runtime, timer.generation_id, { slot: slotOf(timer) });
+  const stored = found.verified ?? found.stored;
   const checkpoint = stored && withCheckpointDefaults(stored.checkpoint);
   if (
     stored === undefined ||
