@@ -54,7 +54,7 @@ describe('QuestionAnswerer', () => {
     const first = await desk.answerer.answer(paused.generationId, 'call_confirm', 'yes');
     expect(first).toEqual({ resumed: false, waitingFor: ['call_second'] });
     const held = await desk.runtime.bus.checkpoints.load(paused.generationId);
-    expect(held && (await canResume(desk.runtime.bus, held.checkpoint))).toBe(true);
+    expect(held && (await canResume(desk.runtime, held.checkpoint))).toBe(true);
 
     const completed = new Promise<GenerationEvent>((resolve) => {
       void desk.runtime.bus.subscribe({ event: 'completed' }, resolve);
