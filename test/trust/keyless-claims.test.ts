@@ -1,10 +1,20 @@
-import { natsBus } from '@interlude/bus';
+import { createWorker, natsBus } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
-import { type Checkpoint, createRuntime, ResumeError, type Runtime } from '@interlude/core';
+import {
+  type Checkpoint,
+  createRuntime,
+  defineAgent,
+  InputRequest,
+  ResumeError,
+  type Runtime,
+  tool,
+} from '@interlude/core';
 import { forgedClaimsSeen } from '@interlude/core/internal';
+import { scriptedProvider } from '@interlude/core/testing';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { usePrivateNatsServer } from '../support/private-nats-fixture.js';
 import { defineTrustDesk, type Refund } from '../support/trust-desk.js';
 
@@ -93,5 +103,81 @@ describe('claim records a client without the key writes change no outcome', () =
     }
 
     await answersAsIfNothingHappened(runtime, refunds, paused.generationId);
+  });
+
+  it('on a job’s run: forgeries written ahead of the run, in the very slot of its paused step too, cost a rerun and one question, and run nothing twice', async () => {
+    const runtime = createRuntime();
+    const refunds: string[] = [];
+    let forgedAhead = false;
+    const agent = defineAgent({
+      name: 'ahead',
+      runtime,
+      provider: scriptedProvider(
+        Array.from(
+          { length: 50 },
+          () => (request: { messages: unknown }) =>
+            JSON.stringify(request.messages).includes('"tool_use_id":"call_refund"')
+              ? { text: 'Refunded.' }
+              : { toolCalls: [{ id: 'call_refund', name: 'issue_refund', arguments: { amount: 30 } }] },
+        ),
+      ),
+      actions: {
+        refund: () => ({
+          message: 'Refund the customer',
+          tools: [
+            tool({
+              name: 'issue_refund',
+              description: 'Refund the account',
+              input: z.object({ amount: z.number() }),
+              async run({ amount }, ctx) {
+                if (ctx.answer === undefined) {
+                  // While the run asks, a keyless client fills the next slots: the paused step's among them.
+                  if (!forgedAhead) {
+                    forgedAhead = true;
+                    for (let slot = 0; slot < 8; slot += 1) {
+                      const [record] = forgedRecords(ctx.generationId, slot);
+                      await runtime.bus.claims.write(ctx.generationId, slot, { ...record, slot } as never);
+                    }
+                  }
+                  return InputRequest.confirm(`Refund $${amount}?`);
+                }
+                refunds.push(ctx.generationId);
+                return { refunded: amount };
+              },
+            }),
+          ],
+        }),
+      },
+    });
+    const worker = createWorker({ runtime, agents: [agent] });
+    try {
+      await worker.ready;
+      const { generationId } = await agent.generation('refund', {}).generateLater();
+      // The forgery in the paused step's own slot failed that step; the job ran again from the log
+      // and, as after any failure once a call started, asks whether to run the call again first.
+      const prompts: string[] = [];
+      for (let round = 0; round < 2; round += 1) {
+        await expect
+          .poll(async () => (await runtime.pending({ agent: 'ahead' })).map((entry) => entry.generationId), {
+            timeout: 10_000,
+          })
+          .toEqual([generationId]);
+        const [listed] = await runtime.pending({ agent: 'ahead' });
+        prompts.push(String(listed?.requests[0]?.prompt));
+        const outcomes = await Promise.all([
+          refusal(runtime.answer(generationId, { call_refund: true })),
+          refusal(runtime.answer(generationId, { call_refund: true })),
+        ]);
+        expect(outcomes.sort()).toEqual(['already_resumed', 'resumed']);
+      }
+      expect(forgedAhead).toBe(true);
+      expect(prompts).toEqual(['issue_refund stopped mid-call in a run that failed; run it again?', 'Refund $30?']);
+      expect(refunds).toEqual([generationId]);
+      expect(await runtime.pending({ agent: 'ahead' })).toEqual([]);
+      const events = await runtime.bus.events(generationId);
+      expect(events.at(-1)?.event).toBe('completed');
+    } finally {
+      await worker.stop();
+    }
   });
 });
