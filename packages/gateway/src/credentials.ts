@@ -5,7 +5,7 @@ import { findGatewayKey, type GatewayKey, type GatewayScope } from './gateway-ke
 export type Credential = { kind: 'key'; key: GatewayKey } | { kind: 'tokens'; tokens: string[] };
 
 /** An answer token's shape: `<payload>.<key id>.<signature>`, all URL-safe. */
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]+\.[0-9a-f]{8}\.[0-9a-f]{64}$/;
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]+\.[0-9a-f]{8}\.[A-Za-z0-9_-]{43}$/;
 
 /**
  * Reads `Authorization: Bearer <API key or answer token>`. Missing: 401 `missing_credential`; a
