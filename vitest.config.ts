@@ -18,6 +18,7 @@ const SERVER_TESTS = [
   'packages/bus/src/sweep-acknowledged-jobs.test.ts',
   'packages/bus/src/worker-stop.test.ts',
   'test/bus/**/*.test.ts',
+  'test/contract/contract-on-the-wire.test.ts',
   'test/context/postgres-*.test.ts',
   'test/demo/**/*.test.ts',
   'test/docs/pnpm-commands.test.ts',
@@ -34,6 +35,7 @@ const SERVER_TESTS = [
   'test/secrets/**/*.test.ts',
   'test/support/**/*.test.ts',
   'test/telemetry/cross-process-trace.test.ts',
+  'test/telemetry/worker-bin-trace.test.ts',
   'test/trust/**/*.test.ts',
   'test/worker-process/**/*.test.ts',
 ];
@@ -57,6 +59,8 @@ export default defineConfig({
     env: { INTERLUDE_CHECKPOINT_KEY: 'interlude-test-suite-checkpoint-key' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // After vitest's own output: each tier's wall time and the slowest files.
+    reporters: ['default', './test/support/slowest-files-reporter.ts'],
     projects: [
       {
         extends: true,

@@ -7,6 +7,7 @@ import {
   call,
   GATEWAY_TEST_KEYS,
   lastEventIs,
+  openEventStream,
   pausedCalls,
   type ServedGateway,
   serveGateway,
@@ -226,6 +227,30 @@ describe('interlude gateway over HTTP, with a worker process on a nats-server of
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://desk.example');
     expect(allowed.headers.get('access-control-allow-headers')).toContain('authorization');
     expect((await preflight('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('streams events as SSE, narrowed by its filters, and sends a client that reconnects with Last-Event-ID what it missed', async () => {
+    const path = `${served.url}/v1/events?event=input_requested&agent=desk&action=explain`;
+    const first = await openEventStream(path, GATEWAY_TEST_KEYS.reader);
+    expect(first.response.headers.get('content-type')).toContain('text/event-stream');
+    const seen = await paused('explain');
+    const message = await first.next();
+    expect(message.event).toBe('input_requested');
+    expect(JSON.parse(message.data)).toMatchObject({ generation_id: seen.generationId, event: 'input_requested' });
+    first.close();
+
+    // While no client listens: one generation another action's filter leaves out, one it keeps.
+    await paused('approve');
+    const missed = await paused('explain');
+    const again = await openEventStream(path, GATEWAY_TEST_KEYS.reader, { 'last-event-id': message.id as string });
+    const replayed = await again.next();
+    expect([replayed.event, JSON.parse(replayed.data).generation_id]).toEqual(['input_requested', missed.generationId]);
+    again.close();
+
+    const unknown = await call(served.url, '/v1/events?event=nothing_happened', {
+      credential: GATEWAY_TEST_KEYS.reader,
+    });
+    expect([unknown.status, unknown.body.error.code]).toEqual([400, 'invalid_request']);
   });
 
   it('serves its OpenAPI 3.1 document, /healthz and /readyz without a credential', async () => {

@@ -10,6 +10,7 @@ import { anthropicReply, createWireServer, type WireServer } from '@interlude/pr
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import exampleAgents from '../../examples/worker-agents.js';
 import { METRICS_SDK } from '../../packages/bus/src/worker-process/metric-export.js';
+import { TRACES_SDK } from '../../packages/bus/src/worker-process/trace-export.js';
 import { watchChild } from '../support/bus-child-process.js';
 import { startOtlpReceiver } from '../support/otlp-receiver.js';
 import { waitUntil } from '../support/reliability-wait.js';
@@ -102,6 +103,8 @@ beforeAll(async () => {
       ...Object.values(NEEDS_OPTIONAL_PEERS).flat(),
       // The worker bin below exports metrics, so it runs here, where the metrics SDK (optional peers of the bus) is.
       ...METRICS_SDK,
+      // …and traces (the @interlude/telemetry tarball is in `tarballs` already).
+      ...TRACES_SDK.filter((name) => !name.startsWith('@interlude/')),
       ...TOOLCHAIN,
     ]),
     installConsumer(

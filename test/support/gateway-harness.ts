@@ -98,3 +98,43 @@ export async function lastEventIs(runtime: Runtime, generationId: string, name: 
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** One Server-Sent Events message. */
+export interface SseMessage {
+  event: string | undefined;
+  id: string | undefined;
+  data: string;
+}
+
+/** Opens an event stream; `next()` resolves with each message in turn, `close()` hangs up. */
+export async function openEventStream(url: string, credential: string, headers: Record<string, string> = {}) {
+  const controller = new AbortController();
+  const response = await fetch(url, {
+    headers: { authorization: `Bearer ${credential}`, ...headers },
+    signal: controller.signal,
+  });
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  return {
+    response,
+    async next(): Promise<SseMessage> {
+      for (;;) {
+        const end = buffered.indexOf('\n\n');
+        if (end >= 0) {
+          const block = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          const fields = block.split('\n').filter((line) => !line.startsWith(':'));
+          if (fields.length === 0) continue;
+          const field = (name: string) =>
+            fields.filter((line) => line.startsWith(`${name}:`)).map((line) => line.slice(name.length + 1).trimStart());
+          return { event: field('event')[0], id: field('id')[0], data: field('data').join('\n') };
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error('the event stream ended');
+        buffered += decoder.decode(value, { stream: true });
+      }
+    },
+    close: () => controller.abort(),
+  };
+}
