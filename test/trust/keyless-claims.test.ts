@@ -1,10 +1,20 @@
-import { natsBus } from '@interlude/bus';
+import { createWorker, natsBus } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
-import { type Checkpoint, createRuntime, ResumeError, type Runtime } from '@interlude/core';
+import {
+  type Checkpoint,
+  createRuntime,
+  defineAgent,
+  InputRequest,
+  ResumeError,
+  type Runtime,
+  tool,
+} from '@interlude/core';
 import { forgedClaimsSeen } from '@interlude/core/internal';
+import { scriptedProvider } from '@interlude/core/testing';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { usePrivateNatsServer } from '../support/private-nats-fixture.js';
 import { defineTrustDesk, type Refund } from '../support/trust-desk.js';
 
@@ -32,7 +42,12 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
  * After the forgeries: the pause is still listed, two concurrent answers of it make exactly one
  * resume (one refund), and it is then listed no more.
  */
-async function answersAsIfNothingHappened(runtime: Runtime, refunds: Refund[], generationId: string): Promise<void> {
+async function answersAsIfNothingHappened(
+  runtime: Runtime,
+  refunds: Refund[],
+  generationId: string,
+  forgeries: number,
+): Promise<void> {
   const skippedBefore = forgedClaimsSeen();
   expect((await runtime.pending({ agent: 'desk' })).map((entry) => entry.generationId)).toContain(generationId);
   const outcomes = await Promise.all([
@@ -43,8 +58,8 @@ async function answersAsIfNothingHappened(runtime: Runtime, refunds: Refund[], g
   expect(refunds.filter((refund) => refund.generationId === generationId)).toHaveLength(1);
   expect((await runtime.pending({ agent: 'desk' })).map((entry) => entry.generationId)).not.toContain(generationId);
   expect(await refusal(runtime.answer(generationId, { call_refund: true }))).toBe('already_resumed');
-  // Each forged record was seen, counted once, and skipped.
-  expect(forgedClaimsSeen() - skippedBefore).toBe(3);
+  // Each forged record was seen, counted once (whoever read it), and skipped.
+  expect(forgedClaimsSeen() - skippedBefore).toBe(forgeries);
 }
 
 describe('claim records a client without the key writes change no outcome', () => {
@@ -77,7 +92,30 @@ describe('claim records a client without the key writes change no outcome', () =
     // The slot the pause waits at holds the forgery: only the reader's check keeps it from counting.
     expect(await runtime.bus.claims.read(paused.generationId, slot)).toMatchObject({ holder: 'forger' });
 
-    await answersAsIfNothingHappened(runtime, refunds, paused.generationId);
+    await answersAsIfNothingHappened(runtime, refunds, paused.generationId, 3);
+
+    // A genuine record, signed with the deployment's key, copied byte for byte onto another paused
+    // generation's slot: it names the slot it was written in, so there it claims nothing either.
+    const other = await desk.refund({ account: `bob-${uniqueId('b')}` }).generateNow();
+    const copier = await connect({ servers: nats.server.url });
+    try {
+      const original = await jetstream(copier).jetstreamManager();
+      const stored = await original.streams.getMessage('INTERLUDE_CLAIMS', {
+        last_by_subj: `interlude.claims.${paused.generationId}.${slot + 3}`,
+      });
+      expect(stored?.json()).toMatchObject({
+        kind: 'claim',
+        key_id: expect.any(String),
+        signature: expect.any(String),
+      });
+      await jetstream(copier).publish(
+        `interlude.claims.${other.generationId}.${slot}`,
+        stored?.data ?? new Uint8Array(),
+      );
+    } finally {
+      await copier.close();
+    }
+    await answersAsIfNothingHappened(runtime, refunds, other.generationId, 1);
   }, 60_000);
 
   it('on the memory bus: records written straight into its claim log claim nothing', async () => {
@@ -92,6 +130,82 @@ describe('claim records a client without the key writes change no outcome', () =
       });
     }
 
-    await answersAsIfNothingHappened(runtime, refunds, paused.generationId);
+    await answersAsIfNothingHappened(runtime, refunds, paused.generationId, 3);
+  });
+
+  it('on a job’s run: forgeries written ahead of the run, in the very slot of its paused step too, cost a rerun and one question, and run nothing twice', async () => {
+    const runtime = createRuntime();
+    const refunds: string[] = [];
+    let forgedAhead = false;
+    const agent = defineAgent({
+      name: 'ahead',
+      runtime,
+      provider: scriptedProvider(
+        Array.from(
+          { length: 50 },
+          () => (request: { messages: unknown }) =>
+            JSON.stringify(request.messages).includes('"tool_use_id":"call_refund"')
+              ? { text: 'Refunded.' }
+              : { toolCalls: [{ id: 'call_refund', name: 'issue_refund', arguments: { amount: 30 } }] },
+        ),
+      ),
+      actions: {
+        refund: () => ({
+          message: 'Refund the customer',
+          tools: [
+            tool({
+              name: 'issue_refund',
+              description: 'Refund the account',
+              input: z.object({ amount: z.number() }),
+              async run({ amount }, ctx) {
+                if (ctx.answer === undefined) {
+                  // While the run asks, a keyless client fills the next slots: the paused step's among them.
+                  if (!forgedAhead) {
+                    forgedAhead = true;
+                    for (let slot = 0; slot < 8; slot += 1) {
+                      const [record] = forgedRecords(ctx.generationId, slot);
+                      await runtime.bus.claims.write(ctx.generationId, slot, { ...record, slot } as never);
+                    }
+                  }
+                  return InputRequest.confirm(`Refund $${amount}?`);
+                }
+                refunds.push(ctx.generationId);
+                return { refunded: amount };
+              },
+            }),
+          ],
+        }),
+      },
+    });
+    const worker = createWorker({ runtime, agents: [agent] });
+    try {
+      await worker.ready;
+      const { generationId } = await agent.generation('refund', {}).generateLater();
+      // The forgery in the paused step's own slot failed that step; the job ran again from the log
+      // and, as after any failure once a call started, asks whether to run the call again first.
+      const prompts: string[] = [];
+      for (let round = 0; round < 2; round += 1) {
+        await expect
+          .poll(async () => (await runtime.pending({ agent: 'ahead' })).map((entry) => entry.generationId), {
+            timeout: 10_000,
+          })
+          .toEqual([generationId]);
+        const [listed] = await runtime.pending({ agent: 'ahead' });
+        prompts.push(String(listed?.requests[0]?.prompt));
+        const outcomes = await Promise.all([
+          refusal(runtime.answer(generationId, { call_refund: true })),
+          refusal(runtime.answer(generationId, { call_refund: true })),
+        ]);
+        expect(outcomes.sort()).toEqual(['already_resumed', 'resumed']);
+      }
+      expect(forgedAhead).toBe(true);
+      expect(prompts).toEqual(['issue_refund stopped mid-call in a run that failed; run it again?', 'Refund $30?']);
+      expect(refunds).toEqual([generationId]);
+      expect(await runtime.pending({ agent: 'ahead' })).toEqual([]);
+      const events = await runtime.bus.events(generationId);
+      expect(events.at(-1)?.event).toBe('completed');
+    } finally {
+      await worker.stop();
+    }
   });
 });

@@ -145,10 +145,12 @@ async function writeAtCursor(
   kind: ClaimKind,
   extras: Pick<ClaimRecord, 'tool_call_id' | 'tool_name' | 'checkpoint' | 'error'>,
 ): Promise<void> {
-  const written = await lease.log.write(lease.generationId, lease.cursor, recordFor(lease, kind, extras), {
+  // A pause's checkpoint names the slot after its `paused` step, so that step goes exactly where
+  // the checkpoint says, even when a lease check stepped the cursor past a forgery since.
+  const exactSlot = kind === 'paused' && extras.checkpoint !== undefined ? extras.checkpoint.claim_slot - 1 : undefined;
+  const written = await lease.log.write(lease.generationId, exactSlot ?? lease.cursor, recordFor(lease, kind, extras), {
     keyId: lease.keyId,
-    // A pause's checkpoint names the slot after its `paused` step: that step goes exactly where it said.
-    exact: kind === 'paused',
+    exact: exactSlot !== undefined,
   });
   if (!written.stored && !isOwnRecord(written.record, lease.holder)) {
     lease.ended = true;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClaimRecord } from '../bus/bus.js';
 import { createMemoryClaimLog } from '../bus/memory-claim-log.js';
+import type { Checkpoint } from '../checkpoint/checkpoint.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { createCheckpointKeys } from '../trust/checkpoint-keys.js';
 import { acquireRun } from './acquire-run.js';
@@ -60,7 +61,7 @@ describe('claim records signed and bound to their slot', () => {
     );
   });
 
-  it('a run steps past a forgery written ahead of it, and its pause names the slot after its own paused step', async () => {
+  it('a run steps past a forgery written ahead of it; its paused step goes exactly where its checkpoint says or nowhere', async () => {
     const { raw, log } = chain();
     const lease = createRunLease({ log, generationId, claimant: 'job-1', epoch: 1, mode: 'job', cursor: 0 });
     await raw.write(generationId, 0, forged);
@@ -69,9 +70,14 @@ describe('claim records signed and bound to their slot', () => {
     await raw.write(generationId, 2, forged);
     await checkLease(lease);
     expect(lease.cursor).toBe(3);
-    // A forgery at the very slot of the paused step (after the lease was checked): the step is refused, not moved.
+    // The pause names slot 4 (after its paused step at 3); then a forgery takes 3 and a lease check
+    // steps the cursor past it: the step is refused, never written at 4, where its resume claims.
+    const checkpoint = { claim_slot: 4 } as Checkpoint;
     await raw.write(generationId, 3, forged);
-    await expect(writeStep(lease, 'paused')).rejects.toBeInstanceOf(ForgedSlotError);
+    await checkLease(lease);
+    expect(lease.cursor).toBe(4);
+    await expect(writeStep(lease, 'paused', { checkpoint })).rejects.toBeInstanceOf(ForgedSlotError);
+    expect(await raw.read(generationId, 4)).toBeUndefined();
   });
 
   it('signs with the key of what was claimed when it is held, so processes mid-rotation write one chain', () => {
