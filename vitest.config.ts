@@ -59,6 +59,8 @@ export default defineConfig({
     env: { INTERLUDE_CHECKPOINT_KEY: 'interlude-test-suite-checkpoint-key' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // After vitest's own output: each tier's wall time and the slowest files.
+    reporters: ['default', './test/support/slowest-files-reporter.ts'],
     projects: [
       {
         extends: true,

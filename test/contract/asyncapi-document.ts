@@ -99,13 +99,13 @@ export function asyncApiDocument(): Record<string, unknown> {
       messages: {
         [name]: message(`Event_${name}`, eventSchemas[name], `The \`${name}\` event.`, {
           ...messageId(
-            'the event `id`; on a bus with keys, the id, `:`, and the first 16 hex digits of HMAC-SHA256(key, "interlude/message-id/v1\\n" + id)',
+            'the event `id`; on a bus with keys, the id, `:`, and the first 16 characters of the base64url HMAC-SHA256(key, "interlude/message-id/v1\\n" + id)',
           ),
           [SIGNATURE_HEADER]: {
             type: 'string',
-            pattern: '^[0-9a-f]{8}\\.[0-9a-f]{64}$',
+            pattern: '^[0-9a-f]{8}\\.[A-Za-z0-9_-]{43}$',
             description:
-              '`<key_id>.<hex>`: HMAC-SHA256(key, "interlude/event/v1\\n" + the payload bytes exactly as published). Present on a bus with keys.',
+              '`<key_id>.<signature>`: base64url HMAC-SHA256(key, "interlude/event/v1\\n" + the payload bytes exactly as published). Present on a bus with keys.',
           },
         }),
       },
@@ -280,20 +280,21 @@ function description(): string {
 
 ## Signatures
 
-Every process of a deployment holds the same secret (\`INTERLUDE_CHECKPOINT_KEY\`; several, comma separated, sign with the first and verify with any). A key is used as its UTF-8 bytes; its id (\`key_id\`) is the first 8 hex digits of the SHA-256 of those bytes. Every signature is HMAC-SHA256 over a purpose label, then the signed bytes, so a signature made for one purpose never passes for another:
+Every process of a deployment holds the same secret (\`INTERLUDE_CHECKPOINT_KEY\`; several, comma separated, sign with the first and verify with any). A key is used as its UTF-8 bytes; its id (\`key_id\`) is the first 8 hex digits of the SHA-256 of those bytes. Every signature is HMAC-SHA256 over a purpose label, then the signed bytes, so a signature made for one purpose never passes for another, written in base64url without padding (43 characters) beside the \`key_id\` of its key:
 
 ${labels}
 
 Canonical JSON is RFC 8785 (JCS): keys sorted by UTF-16 code units, no whitespace, numbers and strings as ECMAScript's JSON.stringify writes them, \`undefined\` members left out; a non-finite number is \`null\` and a lone surrogate stays the escape JSON.stringify writes (\`"\\ud800"\`).
 
-- **Events**: header \`${SIGNATURE_HEADER}: <key_id>.<hex>\`, the HMAC of the event label and the payload bytes exactly as published (after sealing, with a codec). Readers drop an event unsigned or signed otherwise, and one whose body names another subject than the one it arrived on.
-- **Jobs**: field \`signature\`, \`<key_id>.<hex>\`, the HMAC of the job label and the canonical JSON of the job without \`signature\`, with its fields unsealed. A worker refuses an unsigned (\`unsigned_job\`) or forged (\`forged_job\`) job and a resume job without its \`checkpoint\`.
-- **Checkpoints**: fields \`key_id\` and \`signature\`, the base64url (no padding, 43 characters) HMAC of the checkpoint label and: the canonical JSON of the checkpoint without \`signature\` (with \`key_id\`), a newline, and the canonical JSON of the action's params (\`null\` when it has none). A resume with other params, in another deployment (\`audience\`), or past \`expires_at\`, is refused.
+- **Events**: header \`${SIGNATURE_HEADER}: <key_id>.<signature>\`, the HMAC of the event label and the payload bytes exactly as published (after sealing, with a codec). Readers drop an event unsigned or signed otherwise, and one whose body names another subject than the one it arrived on.
+- **Jobs**: fields \`key_id\` and \`signature\`, the HMAC of the job label and the canonical JSON of the job without \`signature\` (with \`key_id\`), with its fields unsealed. A worker refuses an unsigned (\`unsigned_job\`) or forged (\`forged_job\`) job and a resume job without its \`checkpoint\`.
+- **Checkpoints**: fields \`key_id\` and \`signature\`, the HMAC of the checkpoint label and: the canonical JSON of the checkpoint without \`signature\` (with \`key_id\`), a newline, and the canonical JSON of the action's params (\`null\` when it has none). A resume with other params, in another deployment (\`audience\`), or past \`expires_at\`, is refused.
+- **Claim records**: fields \`key_id\` and \`signature\`, the HMAC of the claim label and the canonical JSON of the record without \`signature\` (with \`key_id\`, and the \`generation_id\` and \`slot\` it is written in), its fields unsealed; signed with the key of the checkpoint or job its run claimed. Readers skip a record unsigned, signed otherwise, or naming another generation or slot than its subject's: it holds no slot, and the next claim goes after it.
 - **Answer tokens** (HTTP, not NATS) have their own label.
 
 ## Answering a question from another process
 
-Read the paused generation's record from the checkpoint bucket (\`$KV.${plain.checkpointBucket}.<generation_id>\`, a JetStream message get of the last message on that subject), then publish on \`${plain.jobSubject('agents')}\` a job \`{ "version": 1, "id": <new unique id>, "kind": "resume", "agent", "action", "generation_id", "params": <the record's params>, "checkpoint": <the record's checkpoint>, "answers": { "<tool_call_id>": <answer> }, "signature" }\`, with the header \`Nats-Msg-Id\` set to its id. A worker of the queue runs it; \`resumed\`, then \`completed\` (or another pause) follow on the event subjects.
+Read the paused generation's record from the checkpoint bucket (\`$KV.${plain.checkpointBucket}.<generation_id>\`, a JetStream message get of the last message on that subject), then publish on \`${plain.jobSubject('agents')}\` a job \`{ "version": 1, "id": <new unique id>, "kind": "resume", "agent", "action", "generation_id", "params": <the record's params>, "checkpoint": <the record's checkpoint>, "answers": { "<tool_call_id>": <answer> }, "key_id", "signature" }\`, with the header \`Nats-Msg-Id\` set to its id. A worker of the queue runs it; \`resumed\`, then \`completed\` (or another pause) follow on the event subjects.
 
 ## Sealed payloads
 

@@ -56,6 +56,7 @@ export {
 } from './checkpoint/sign-checkpoint.js';
 export { canResume, checkpointStanding, type PauseStanding } from './claims/can-resume.js';
 export type { RunLease } from './claims/run-lease.js';
+export { forgedClaimsSeen } from './claims/signed-claims.js';
 export { FencedError } from './errors/fenced-error.js';
 export { PayloadTooLargeError } from './errors/payload-too-large-error.js';
 export type { ResumeErrorCode } from './errors/resume-error.js';

@@ -28,7 +28,11 @@ export abstract class ChildSpan {
   }
 
   fail(error: Error): void {
-    this.finish(() => recordFailure(this.span, error));
+    this.finish(() => this.recordFailure(error));
+  }
+
+  protected recordFailure(error: Error): void {
+    recordFailure(this.span, error);
   }
 
   /** Ends a span its generation left open (a stream abandoned mid-call): no outcome to record. */

@@ -21,6 +21,7 @@ import { currentContext, runWithContext } from './active-context.js';
 import type { ChildSpan } from './child-span.js';
 import { conversationIn, withConversation } from './conversation-context.js';
 import { toSystemInstructions } from './genai-messages.js';
+import type { GenAiMetrics } from './genai-metrics.js';
 import { ModelCallSpan, type ModelCallStart } from './model-call-span.js';
 import { openInferenceKind, openInferenceText } from './openinference.js';
 import { OI_AGENT_NAME, OI_KIND_AGENT } from './openinference-names.js';
@@ -53,6 +54,7 @@ export interface SpanSettings {
   captureContent: boolean;
   openInference: boolean;
   sdkSpans: boolean;
+  metrics: GenAiMetrics;
 }
 
 /**
@@ -64,6 +66,9 @@ export interface SpanSettings {
  */
 export class GenerationSpan implements GenerationTrace {
   readonly #scope: RunSpanScope;
+  readonly #agent: string;
+  /** The questions of the checkpoint this run resumed: no longer waiting once it ends. */
+  readonly #resumedQuestions: number;
   readonly #span: Span;
   readonly #context: Context;
   readonly #openChildren = new Set<ChildSpan>();
@@ -76,8 +81,11 @@ export class GenerationSpan implements GenerationTrace {
     const parentContext = parentContextFor(info);
     const conversationId = info.conversationId ?? conversationIn(parentContext) ?? info.generationId;
     const secrets = info.secrets;
+    this.#agent = info.agent;
+    this.#resumedQuestions = info.resumedQuestions ?? 0;
     this.#scope = {
       tracer: settings.tracer,
+      metrics: settings.metrics,
       conversationId,
       content: {
         captureContent: settings.captureContent,
@@ -136,6 +144,7 @@ export class GenerationSpan implements GenerationTrace {
     if (outcome.error !== undefined) recordFailure(this.#span, outcome.error);
     else if (outcome.status === 'failed') this.#span.setStatus({ code: SpanStatusCode.ERROR });
     this.#span.end();
+    this.#scope.metrics.waiting(this.#agent, (outcome.inputRequests ?? 0) - this.#resumedQuestions);
     if (!this.#scrubbedOnExport && this.#secrets?.isEmpty === false) warnUnscrubbedSpans();
   }
 

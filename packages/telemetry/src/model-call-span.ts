@@ -49,6 +49,9 @@ type ModelCallEnd = Parameters<ModelCallTrace['end']>[0];
  */
 export class ModelCallSpan extends ChildSpan implements ModelCallTrace {
   readonly #scope: RunSpanScope;
+  readonly #startedAt = performance.now();
+  /** What the call's metrics carry: the conventions' required and recommended attributes. */
+  readonly #metricAttributes: Attributes;
 
   constructor(scope: RunSpanScope, parentContext: Context, info: ModelCallStart, onEnd: (child: ChildSpan) => void) {
     const span = scope.tracer.startSpan(
@@ -58,10 +61,16 @@ export class ModelCallSpan extends ChildSpan implements ModelCallTrace {
     );
     super(span, parentContext, onEnd, scope.content.sdkSpans ? undefined : suppressedTracing);
     this.#scope = scope;
+    this.#metricAttributes = {
+      [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_CHAT,
+      [ATTR_GEN_AI_PROVIDER_NAME]: info.service,
+      [ATTR_GEN_AI_REQUEST_MODEL]: info.model,
+    };
   }
 
   end(info: ModelCallEnd): void {
     this.finish(() => {
+      this.#record({ usage: info.usage, responseModel: info.responseModel });
       this.span.setAttributes(responseAttributes(info));
       const { content } = this.#scope;
       if (content.openInference) this.span.setAttributes(openInferenceUsage(info.usage));
@@ -71,6 +80,21 @@ export class ModelCallSpan extends ChildSpan implements ModelCallTrace {
       this.span.setAttribute(ATTR_GEN_AI_OUTPUT_MESSAGES, contentJson(content, messages));
       if (content.openInference) this.span.setAttributes(openInferenceResponse(content, messages));
     });
+  }
+
+  override fail(error: Error): void {
+    this.finish(() => {
+      this.#record({ error });
+      this.recordFailure(error);
+    });
+  }
+
+  #record(outcome: { usage?: Usage | undefined; responseModel?: string | undefined; error?: Error }): void {
+    const attributes =
+      outcome.responseModel === undefined
+        ? this.#metricAttributes
+        : { ...this.#metricAttributes, [ATTR_GEN_AI_RESPONSE_MODEL]: outcome.responseModel };
+    this.#scope.metrics.modelCall(attributes, (performance.now() - this.#startedAt) / 1_000, outcome);
   }
 }
 

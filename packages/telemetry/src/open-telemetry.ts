@@ -1,6 +1,7 @@
 import type { GenerationTrace, GenerationTraceInfo, Telemetry } from '@interlude/core/internal';
-import { isSpanContextValid, type TracerProvider, trace } from '@opentelemetry/api';
+import { isSpanContextValid, type MeterProvider, metrics, type TracerProvider, trace } from '@opentelemetry/api';
 import { currentContext } from './active-context.js';
+import { GenAiMetrics } from './genai-metrics.js';
 import { GenerationSpan } from './generation-span.js';
 import { INSTRUMENTATION_SCOPE } from './semconv.js';
 import { formatTraceparent } from './traceparent.js';
@@ -26,6 +27,11 @@ export interface OpenTelemetryOptions {
    * repeat the `chat` span's `gen_ai.usage.*` and token dashboards would count every call twice.
    */
   sdkSpans?: boolean | undefined;
+  /**
+   * Where the GenAI client metrics (`gen_ai.client.operation.duration`, `gen_ai.client.token.usage`)
+   * and `interlude.input_requests.waiting` go. Default: the global meter provider.
+   */
+  meterProvider?: MeterProvider | undefined;
 }
 
 /** Core's `Telemetry`, plus what a caller enqueuing a job needs to carry its trace along. */
@@ -52,6 +58,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): OpenTelemetry
     captureContent: options.captureContent ?? false,
     openInference: options.openInference ?? false,
     sdkSpans: options.sdkSpans ?? false,
+    metrics: new GenAiMetrics(options.meterProvider ?? metrics.getMeterProvider()),
   };
   return {
     startGeneration(info: GenerationTraceInfo): GenerationTrace {

@@ -1,4 +1,5 @@
 import type { Tracer } from '@opentelemetry/api';
+import type { GenAiMetrics } from './genai-metrics.js';
 import type { ContentSettings } from './span-content.js';
 
 /** What the call spans of one run share with its root. */
@@ -7,4 +8,5 @@ export interface RunSpanScope {
   /** On every span of the run (`gen_ai.conversation.id`, and OpenInference's `session.id`). */
   conversationId: string;
   content: ContentSettings;
+  metrics: GenAiMetrics;
 }

@@ -51,6 +51,14 @@ export const ATTR_GEN_AI_INPUT_MESSAGES = 'gen_ai.input.messages';
 export const ATTR_GEN_AI_OUTPUT_MESSAGES = 'gen_ai.output.messages';
 export const ATTR_GEN_AI_SYSTEM_INSTRUCTIONS = 'gen_ai.system_instructions';
 export const ATTR_GEN_AI_TOOL_DEFINITIONS = 'gen_ai.tool.definitions';
+/** `input` or `output` on `gen_ai.client.token.usage`. */
+export const ATTR_GEN_AI_TOKEN_TYPE = 'gen_ai.token.type';
+/** Histogram (seconds) of every model call, `error.type` on a failed one. */
+export const METRIC_GEN_AI_CLIENT_OPERATION_DURATION = 'gen_ai.client.operation.duration';
+/** Histogram of each model call's input and output tokens (`gen_ai.token.type`). */
+export const METRIC_GEN_AI_CLIENT_TOKEN_USAGE = 'gen_ai.client.token.usage';
+/** Up-down counter of questions waiting on a person, by `gen_ai.agent.name` (Interlude's own). */
+export const METRIC_INTERLUDE_INPUT_REQUESTS_WAITING = 'interlude.input_requests.waiting';
 /** The stable `error.type` attribute: the error's `name`, or `tool_error` for an error result. */
 export const ATTR_ERROR_TYPE = 'error.type';
 

@@ -48,7 +48,10 @@ export async function runWorkerProcess(args: readonly string[], environment: Env
       settings.metricExport === undefined ? undefined : await startMetricExport(settings.metricExport);
     if (metricExport !== undefined) opened.push({ close: () => metricExport.shutdown() });
     // Started before the user's module loads, so its instrumented libraries find the provider.
-    const traceExport = settings.traceExport === undefined ? undefined : await startTraceExport(settings.traceExport);
+    const traceExport =
+      settings.traceExport === undefined
+        ? undefined
+        : await startTraceExport(settings.traceExport, metricExport?.meterProvider);
     if (traceExport !== undefined) opened.push({ close: () => traceExport.shutdown() });
     const factory = await importAgentsFactory(settings.modulePath);
     const runtime = startRuntime(settings, busStatus, traceExport);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { InterludeError } from '@interlude/core';
 import type { Telemetry } from '@interlude/core/internal';
+import type { MeterProvider } from '@opentelemetry/api';
 
 /** What a worker that exports traces installs (the versions this package is tested with). */
 export const TRACES_SDK = [
@@ -38,7 +39,10 @@ export interface TraceExport {
  * `traceparent` header). The SDK is optional: imported only here, refused with
  * `missing_traces_sdk` (naming what to install) when asked for without it.
  */
-export async function startTraceExport(settings: TraceExportSettings): Promise<TraceExport> {
+export async function startTraceExport(
+  settings: TraceExportSettings,
+  meterProvider: MeterProvider | undefined,
+): Promise<TraceExport> {
   const exporterPackage =
     settings.protocol === 'http/json'
       ? '@opentelemetry/exporter-trace-otlp-http'
@@ -75,6 +79,8 @@ export async function startTraceExport(settings: TraceExportSettings): Promise<T
       tracerProvider: provider,
       captureContent: settings.captureContent,
       openInference: settings.openInference,
+      // The GenAI client metrics go out with the worker's own, when it exports metrics.
+      ...(meterProvider !== undefined && { meterProvider }),
     }),
     shutdown: () => provider.shutdown(),
   };

@@ -209,6 +209,12 @@ export type ClaimKind = 'claim' | 'takeover' | 'tool_started' | 'paused' | 'fini
 export interface ClaimRecord {
   version: 1;
   kind: ClaimKind;
+  /**
+   * The generation and slot the record was written for. Core always writes both, and its
+   * readers refuse a record read from another slot than the one it names (`misplaced_record`).
+   */
+  generation_id?: string;
+  slot?: ClaimSlot;
   /** Random per run (per delivery of a job): a retried write whose answer was lost knows itself by it. */
   holder: string;
   /** The job that holds the run, so another delivery of the same job is recognised. */
@@ -223,6 +229,14 @@ export interface ClaimRecord {
   /** `finished` by a failure retrying cannot mend: what to announce if its holder could not. */
   error?: { name: string; message: string; code?: string };
   time: string;
+  /** Which key signed it: the key of the checkpoint (or job) its run claimed, else the signing key. */
+  key_id?: string;
+  /**
+   * HMAC-SHA256 (base64url) over the RFC 8785 canonical JSON of every other field (generation,
+   * slot and epoch included). Core's readers skip a record that does not verify: a forgery holds
+   * no slot (`claims/signed-claims.ts`).
+   */
+  signature?: string;
 }
 
 /** A write's answer: stored, or the record another writer stored first. */
@@ -256,9 +270,12 @@ export interface Job {
   traceparent?: string;
   /** The resume a pause's deadline makes (`RunControl.expiring`): the answers are the expiry outcomes. */
   expiry?: true;
+  /** Which key signed it (the first 8 hex digits of the key's SHA-256). */
+  key_id?: string;
   /**
-   * `<key_id>.<hex>`: HMAC-SHA256 over the RFC 8785 canonical JSON of every other field, so a
-   * worker runs only jobs a runtime holding its key enqueued (answers and checkpoint included).
+   * HMAC-SHA256 (base64url) over the RFC 8785 canonical JSON of every other field, `key_id`
+   * included, so a worker runs only jobs a runtime holding its key enqueued (answers and
+   * checkpoint included).
    */
   signature?: string;
 }

@@ -1,5 +1,6 @@
 import type { PendingRecord } from '../bus/bus.js';
 import { pauseStanding } from '../claims/can-resume.js';
+import { signedClaims } from '../claims/signed-claims.js';
 import { askedInputRequest } from '../input-request/asked-input-request.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { PendingFilter, PendingGeneration } from './pending-generation.js';
@@ -49,7 +50,7 @@ async function verifiedPause(
   const generationId = record.generation_id;
   if (typeof generationId !== 'string' || typeof record.claim_slot !== 'number') return undefined;
   // Answered, cancelled or claimed by its deadline (or an entry a crash left behind): no checkpoint to read.
-  if ((await pauseStanding(runtime.bus.claims, generationId, record.claim_slot)) !== 'waiting') return undefined;
+  if ((await pauseStanding(signedClaims(runtime), generationId, record.claim_slot)) !== 'waiting') return undefined;
   // The stored checkpoint if it verifies for that slot, else the pause rebuilt from the generation's log.
   const { verified } = await storedPause(runtime, generationId, { slot: record.claim_slot });
   if (verified === undefined) return undefined;

@@ -1,4 +1,5 @@
 import { pauseStanding } from '../claims/can-resume.js';
+import { signedClaims } from '../claims/signed-claims.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { recordWaiting } from './record-waiting.js';
 import { storedPause } from './stored-pause.js';
@@ -20,7 +21,7 @@ export async function rebuildPendingIndex(runtime: Runtime): Promise<number> {
     if (verified === undefined) continue;
     const { checkpoint } = verified;
     const slot = checkpoint.claim_slot as number;
-    if ((await pauseStanding(bus.claims, generationId, slot)) !== 'waiting') continue;
+    if ((await pauseStanding(signedClaims(runtime), generationId, slot)) !== 'waiting') continue;
     const asked = (await bus.events(generationId)).findLast((event) => event.event === 'input_requested');
     await recordWaiting(bus, checkpoint, asked === undefined ? new Date() : new Date(asked.time));
     listed += 1;

@@ -101,7 +101,7 @@ async function refuseUnlessWaiting(
   if (deadline !== undefined && Date.parse(deadline) <= Date.now()) {
     throw new ResumeError('expired', `Generation ${checkpoint.generation_id} stopped waiting at ${deadline}`);
   }
-  const standing = await checkpointStanding(runtime.bus, checkpoint);
+  const standing = await checkpointStanding(runtime, checkpoint);
   if (standing === 'cancelled')
     throw new ResumeError('cancelled', `Generation ${checkpoint.generation_id} was cancelled`);
   if (standing === 'claimed') {
