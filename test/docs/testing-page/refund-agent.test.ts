@@ -29,7 +29,10 @@ describe('the support agent', () => {
       provider: model,
       instructions: 'You resolve support tickets.',
       actions: {
-        handle: ({ ticketId }: { ticketId: number }) => ({ message: `Resolve ticket ${ticketId}`, tools: [issueRefund] }),
+        handle: ({ ticketId }: { ticketId: number }) => ({
+          message: `Resolve ticket ${ticketId}`,
+          tools: [issueRefund],
+        }),
       },
     });
 
