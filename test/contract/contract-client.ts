@@ -72,7 +72,7 @@ export async function answerQuestions(
   const subscription = connection.subscribe(address(questions, { agent: '*', action: '*', generation_id: '*' }), {
     callback: (_error, message) => {
       const signature = message.headers?.get('Interlude-Signature') ?? '';
-      const expected = `${keyId}.${hmac('event', message.data).toString('hex')}`;
+      const expected = `${keyId}.${hmac('event', message.data).toString('base64url')}`;
       if (signature.length !== expected.length || !timingSafeEqual(Buffer.from(signature), Buffer.from(expected)))
         return;
       const event = JSON.parse(new TextDecoder().decode(message.data)) as Event;
@@ -103,8 +103,9 @@ export async function answerQuestions(
       ...(record.params !== undefined && { params: record.params }),
       checkpoint: record.checkpoint,
       answers,
+      key_id: keyId,
     };
-    job['signature'] = `${keyId}.${hmac('job', canonicalJson(job)).toString('hex')}`;
+    job['signature'] = hmac('job', canonicalJson(job)).toString('base64url');
     const headers = createHeaders();
     headers.set('Nats-Msg-Id', job['id'] as string);
     await client.publish(address(jobs as never, { queue: options.queue ?? 'agents' }), JSON.stringify(job), {

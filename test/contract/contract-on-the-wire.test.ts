@@ -5,8 +5,8 @@ import { createRuntime, type Runtime } from '@interlude/core';
 import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { defineDesk } from '../support/gateway-desk-agents.js';
 import { usePrivateNatsServer } from '../support/private-nats-fixture.js';
-import { defineTrustDesk, type Refund } from '../support/trust-desk.js';
 import { ASYNCAPI_PATH } from './asyncapi-document.js';
 import { answerQuestions, type ContractDocument } from './contract-client.js';
 
@@ -79,12 +79,9 @@ afterAll(async () => {
   await tap?.close();
 });
 
-async function deployment(
-  queue: string,
-): Promise<{ runtime: Runtime; desk: ReturnType<typeof defineTrustDesk>; refunds: Refund[] }> {
+async function deployment(queue: string): Promise<{ runtime: Runtime; desk: ReturnType<typeof defineDesk> }> {
   const runtime = createRuntime({ bus: natsBus({ servers: nats.server.url }), checkpointKey: KEY });
-  const refunds: Refund[] = [];
-  const desk = defineTrustDesk(runtime, refunds);
+  const desk = defineDesk(runtime);
   const worker = createWorker({ runtime, agents: [desk], queue });
   // The worker stops before its runtime closes the connection: no pull of its is left to the next test.
   closers.push(async () => {
@@ -92,7 +89,7 @@ async function deployment(
     await runtime.close();
   });
   await worker.ready;
-  return { runtime, desk, refunds };
+  return { runtime, desk };
 }
 
 async function completion(runtime: Runtime, generationId: string): Promise<void> {
@@ -102,17 +99,25 @@ async function completion(runtime: Runtime, generationId: string): Promise<void>
 }
 
 describe('the wire contract, on the wire', () => {
-  it('lets a Node client with only the contract, a NATS client and node:crypto answer a paused generation', async () => {
-    const { runtime, desk, refunds } = await deployment('agents');
+  it('lets a Node client with only the contract, a NATS client and node:crypto answer a confirm and a text question', async () => {
+    const { runtime, desk } = await deployment('agents');
     const client = await connect({ servers: nats.server.url });
     const answering = await answerQuestions(client, contract, KEY, (question) =>
-      question.kind === 'confirm' ? true : undefined,
+      question.kind === 'confirm' ? true : question.kind === 'text' ? 'Damaged in transit' : undefined,
     );
     try {
-      const { generationId } = await desk.refund({ account: 'alice' }).generateLater();
-      await completion(runtime, generationId);
-      expect(answering.answered).toEqual([generationId]);
-      expect(refunds).toEqual([{ account: 'alice', amount: 30, generationId }]);
+      const confirm = await desk.approve().generateLater();
+      const text = await desk.explain().generateLater();
+      await completion(runtime, confirm.generationId);
+      await completion(runtime, text.generationId);
+      expect(answering.answered.sort()).toEqual([confirm.generationId, text.generationId].sort());
+      // Each tool ran with the client's answer.
+      const results = async (generationId: string) =>
+        (await runtime.bus.events(generationId)).flatMap((event) =>
+          event.event === 'tool_completed' ? [event.data.result] : [],
+        );
+      expect(await results(confirm.generationId)).toEqual([{ approve_refund: true }]);
+      expect(await results(text.generationId)).toEqual([{ note_reason: 'Damaged in transit' }]);
     } finally {
       answering.stop();
       await client.close();
@@ -120,11 +125,13 @@ describe('the wire contract, on the wire', () => {
   });
 
   it('describes every message Interlude sent: each validates against its channel’s schema', async () => {
-    // A queue of its own: the first test's worker may have left a pull request on the other.
+    // A queue of its own: on the first test's queue, a worker started right after that test's
+    // worker stopped was not handed its job within 15 s in this file (with the tap on `>`), which
+    // a plain stop-and-start on the suite's server does not show; not yet understood.
     const { runtime, desk } = await deployment('wire');
-    const paused = await desk.refund({ account: 'bob' }).generateLater({ queue: 'wire' });
+    const paused = await desk.approve().generateLater({ queue: 'wire' });
     await expect.poll(async () => (await runtime.pending()).length, { timeout: 15_000 }).toBe(1);
-    await runtime.answerLater(paused.generationId, { call_refund: true }, { queue: 'wire' });
+    await runtime.answerLater(paused.generationId, { call_approve_refund: true }, { queue: 'wire' });
     await completion(runtime, paused.generationId);
     await tap.flush();
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { openTelemetry } from '@interlude/telemetry';
 import { createInMemoryTracing } from '@interlude/telemetry/testing';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
@@ -48,6 +49,14 @@ afterAll(async () => {
   await tap?.close();
 });
 
+/** Checks a body against a schema of the gateway's own OpenAPI document, as served. */
+async function conforms(schema: string, body: unknown): Promise<void> {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  ajv.addSchema((await call(served.url, '/v1/openapi.json')).body, 'openapi');
+  const validate = ajv.compile({ $ref: `openapi#/components/schemas/${schema}` });
+  expect(validate(body) ? [] : validate.errors, schema).toEqual([]);
+}
+
 /** Starts a generation of the desk for the worker and waits for its pause; its call id and token. */
 async function paused(action: 'approve' | 'explain' | 'enroll') {
   const { generationId } = await served.desk.generation(action, {}).generateLater({ queue });
@@ -74,6 +83,7 @@ describe('interlude gateway over HTTP, with a worker process on a nats-server of
       approval.generationId,
     );
     expect(listed.body.pending.map((entry: { action: string }) => entry.action)).not.toContain('explain');
+    await conforms('PendingList', listed.body);
     expect(
       (await call(served.url, `/v1/generations/${approval.generationId}`, { credential: GATEWAY_TEST_KEYS.reader }))
         .body,
@@ -106,6 +116,8 @@ describe('interlude gateway over HTTP, with a worker process on a nats-server of
     });
     expect(byToken.status).toBe(202);
     expect(byToken.body).toMatchObject({ generation_id: approval.generationId, resumed: 'queued' });
+    await conforms('AnswersResponse', byToken.body);
+    await conforms('Error', invalid.body);
     const byKey = await call(served.url, answers(note.generationId), {
       credential: GATEWAY_TEST_KEYS.answerer,
       body: { answers: { [note.callId]: 'customer asked' } },
@@ -126,6 +138,10 @@ describe('interlude gateway over HTTP, with a worker process on a nats-server of
       body: { answers: { [approval.callId]: true } },
     });
     expect([replayed.status, replayed.body.error.code]).toEqual([409, 'already_resumed']);
+    const summary = await call(served.url, `/v1/generations/${approval.generationId}`, {
+      credential: GATEWAY_TEST_KEYS.reader,
+    });
+    await conforms('Generation', summary.body);
   });
 
   it('refuses with 401, 403, 404, 409, 410, 413 and 400, each with its code', async () => {

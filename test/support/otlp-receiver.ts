@@ -24,6 +24,8 @@ export interface OtlpReceiver {
   spans(): ReceivedSpan[];
   /** Headers of every export request, in order (to check `OTEL_EXPORTER_OTLP_HEADERS`). */
   requestHeaders(): IncomingHttpHeaders[];
+  /** The path and content type of every export request, in order (which encoding each signal used). */
+  exportsReceived(): { path: string; contentType: string }[];
   /** Resolves once `count` spans have arrived; rejects after `timeoutMs`. */
   waitForSpans(count: number, timeoutMs?: number): Promise<ReceivedSpan[]>;
   /** Every metric data point received so far (each export repeats cumulative points), in arrival order. */
@@ -68,12 +70,14 @@ export async function startOtlpReceiver(options: { port?: number } = {}): Promis
   let received: ReceivedSpan[] = [];
   let points: ReceivedMetricPoint[] = [];
   let headers: IncomingHttpHeaders[] = [];
+  let exports: { path: string; contentType: string }[] = [];
   const waiters = new Set<() => void>();
   const server = createServer((request, response) => {
     handleExport(request, response)
       .then((exported) => {
         if (exported === undefined) return;
         headers.push(request.headers);
+        exports.push({ path: request.url ?? '', contentType: String(request.headers['content-type'] ?? '') });
         if ('spans' in exported) received.push(...exported.spans);
         else points.push(...exported.points);
         for (const wake of waiters) wake();
@@ -112,6 +116,7 @@ export async function startOtlpReceiver(options: { port?: number } = {}): Promis
     tracesUrl: `${url}/v1/traces`,
     spans: () => [...received],
     requestHeaders: () => [...headers],
+    exportsReceived: () => [...exports],
     waitForSpans(count, timeoutMs = 5_000) {
       return waitFor(
         () => (received.length >= count ? [...received] : undefined),
@@ -132,6 +137,7 @@ export async function startOtlpReceiver(options: { port?: number } = {}): Promis
       received = [];
       points = [];
       headers = [];
+      exports = [];
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

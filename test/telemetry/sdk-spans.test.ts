@@ -6,6 +6,7 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import {
+  ATTR_GEN_AI_REQUEST_MAX_TOKENS,
   ATTR_GEN_AI_REQUEST_STREAM,
   ATTR_GEN_AI_USAGE_INPUT_TOKENS,
   ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
@@ -96,6 +97,13 @@ it('counts the tokens of each model call once: the SDK’s own span under `chat`
     'invoke_agent support',
   ]);
   expect(tokensSummed(spans)).toEqual({ input: 40, output: 20 });
+  // The request parameters the adapter sent (its default max_tokens), on each model call.
+  for (const chat of spans.filter((span) => span.name.startsWith('chat'))) {
+    expect(chat.attributes).toMatchObject({
+      [ATTR_GEN_AI_REQUEST_MAX_TOKENS]: 4096,
+      [ATTR_GEN_AI_REQUEST_STREAM]: false,
+    });
+  }
 });
 
 it('counts them once in a streamed run too, which says it streamed', async () => {

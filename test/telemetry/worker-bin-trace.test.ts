@@ -51,7 +51,7 @@ beforeAll(async () => {
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
     OTEL_SERVICE_NAME: 'support-worker',
     OTEL_TRACES_SAMPLER: 'parentbased_always_on',
-    OTEL_METRICS_EXPORTER: 'none',
+    OTEL_METRIC_EXPORT_INTERVAL: '200',
     OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
     INTERLUDE_OPENINFERENCE: '1',
   });
@@ -96,6 +96,24 @@ it("puts the worker bin's resumed run in the caller's trace, in the same convers
       progress: () => worker.errors(),
     },
   );
+  // The bin exports the GenAI client metrics with its own: the resumed run's one model call, and the
+  // question it took up (-1 here, +1 in the web process that paused: 0 waiting, summed).
+  const fromWorker = (name: string, attributes: Record<string, unknown> = {}) =>
+    receiver.waitForMetric(
+      (point) =>
+        point.name === name &&
+        point.resource['service.name'] === 'support-worker' &&
+        Object.entries(attributes).every(([key, value]) => point.attributes[key] === value),
+      15_000,
+    );
+  expect(await fromWorker('gen_ai.client.token.usage', { 'gen_ai.token.type': 'input' })).toMatchObject({
+    kind: 'histogram',
+    count: 1,
+    sum: 10,
+    attributes: { 'gen_ai.provider.name': 'scripted', 'gen_ai.request.model': 'scripted-1' },
+  });
+  expect(await fromWorker('gen_ai.client.operation.duration')).toMatchObject({ kind: 'histogram', count: 1 });
+  expect(await fromWorker('interlude.input_requests.waiting')).toMatchObject({ value: -1 });
   // The bin batches: its spans all arrive by the time it has flushed on SIGTERM.
   worker.process.kill('SIGTERM');
   expect(await worker.exited).toBe(0);
@@ -117,7 +135,9 @@ it("puts the worker bin's resumed run in the caller's trace, in the same convers
     'execute_tool issue_refund',
     'invoke_agent support',
   ]);
-  expect(receiver.requestHeaders().every((headers) => headers['content-type'] === 'application/x-protobuf')).toBe(true);
+  // Both processes sent their traces as OTLP/protobuf (the bin's metrics go as OTLP/JSON).
+  const traceExports = receiver.exportsReceived().filter((received) => received.path === '/v1/traces');
+  expect(new Set(traceExports.map((received) => received.contentType))).toEqual(new Set(['application/x-protobuf']));
 
   // Both halves, both processes: one conversation; the GenAI content and OpenInference names on each.
   const ours = spans.filter((span) => span.scope === '@interlude/telemetry');

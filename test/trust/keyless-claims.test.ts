@@ -42,7 +42,12 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
  * After the forgeries: the pause is still listed, two concurrent answers of it make exactly one
  * resume (one refund), and it is then listed no more.
  */
-async function answersAsIfNothingHappened(runtime: Runtime, refunds: Refund[], generationId: string): Promise<void> {
+async function answersAsIfNothingHappened(
+  runtime: Runtime,
+  refunds: Refund[],
+  generationId: string,
+  forgeries: number,
+): Promise<void> {
   const skippedBefore = forgedClaimsSeen();
   expect((await runtime.pending({ agent: 'desk' })).map((entry) => entry.generationId)).toContain(generationId);
   const outcomes = await Promise.all([
@@ -53,8 +58,8 @@ async function answersAsIfNothingHappened(runtime: Runtime, refunds: Refund[], g
   expect(refunds.filter((refund) => refund.generationId === generationId)).toHaveLength(1);
   expect((await runtime.pending({ agent: 'desk' })).map((entry) => entry.generationId)).not.toContain(generationId);
   expect(await refusal(runtime.answer(generationId, { call_refund: true }))).toBe('already_resumed');
-  // Each forged record was seen, counted once, and skipped.
-  expect(forgedClaimsSeen() - skippedBefore).toBe(3);
+  // Each forged record was seen, counted once (whoever read it), and skipped.
+  expect(forgedClaimsSeen() - skippedBefore).toBe(forgeries);
 }
 
 describe('claim records a client without the key writes change no outcome', () => {
@@ -87,7 +92,30 @@ describe('claim records a client without the key writes change no outcome', () =
     // The slot the pause waits at holds the forgery: only the reader's check keeps it from counting.
     expect(await runtime.bus.claims.read(paused.generationId, slot)).toMatchObject({ holder: 'forger' });
 
-    await answersAsIfNothingHappened(runtime, refunds, paused.generationId);
+    await answersAsIfNothingHappened(runtime, refunds, paused.generationId, 3);
+
+    // A genuine record, signed with the deployment's key, copied byte for byte onto another paused
+    // generation's slot: it names the slot it was written in, so there it claims nothing either.
+    const other = await desk.refund({ account: `bob-${uniqueId('b')}` }).generateNow();
+    const copier = await connect({ servers: nats.server.url });
+    try {
+      const original = await jetstream(copier).jetstreamManager();
+      const stored = await original.streams.getMessage('INTERLUDE_CLAIMS', {
+        last_by_subj: `interlude.claims.${paused.generationId}.${slot + 3}`,
+      });
+      expect(stored?.json()).toMatchObject({
+        kind: 'claim',
+        key_id: expect.any(String),
+        signature: expect.any(String),
+      });
+      await jetstream(copier).publish(
+        `interlude.claims.${other.generationId}.${slot}`,
+        stored?.data ?? new Uint8Array(),
+      );
+    } finally {
+      await copier.close();
+    }
+    await answersAsIfNothingHappened(runtime, refunds, other.generationId, 1);
   }, 60_000);
 
   it('on the memory bus: records written straight into its claim log claim nothing', async () => {
@@ -102,7 +130,7 @@ describe('claim records a client without the key writes change no outcome', () =
       });
     }
 
-    await answersAsIfNothingHappened(runtime, refunds, paused.generationId);
+    await answersAsIfNothingHappened(runtime, refunds, paused.generationId, 3);
   });
 
   it('on a job’s run: forgeries written ahead of the run, in the very slot of its paused step too, cost a rerun and one question, and run nothing twice', async () => {

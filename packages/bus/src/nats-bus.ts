@@ -1,5 +1,5 @@
 import type { Bus, TrustError } from '@interlude/core';
-import { type CheckpointKeys, toEventFilter } from '@interlude/core/internal';
+import { type CheckpointKeys, type EventHandler, toEventFilter } from '@interlude/core/internal';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createAvailability, DEFAULT_UNAVAILABLE_AFTER_MS, NOT_CONNECTED_YET } from './bus-availability.js';
 import { probeStreams, watchAvailability } from './bus-health.js';
@@ -161,7 +161,8 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
         return subscribeEvents(
           await ready,
           toEventFilter(filter),
-          handler,
+          // The subjects listened on are those of the selected names: the events it is typed for.
+          handler as EventHandler,
           (error, event) => onError(error, `subscriber of ${event.event} ${event.id}`),
           trust,
           sealer,

@@ -3,6 +3,7 @@ import * as wire from './wire-schemas.js';
 
 /** Every schema the document names, generated from the zod schemas the routes validate with. */
 const SCHEMAS = [
+  wire.jsonSchema,
   wire.inputRequestSchema,
   wire.pendingGenerationSchema,
   wire.pendingListSchema,
@@ -43,11 +44,11 @@ const answer = { security: [{ apiKey: [] }, { answerToken: [] }] };
  * the schemas of its bodies, those generated from `wire-schemas.ts`.
  */
 export function openApiDocument(): Record<string, unknown> {
-  const { schemas } = z.toJSONSchema(z.globalRegistry, { uri: (id) => `#/components/schemas/${id}` });
-  const ids = SCHEMAS.map((schema) => z.globalRegistry.get(schema)?.id as string);
+  const { schemas } = z.toJSONSchema(wire.gatewaySchemas, { uri: (id) => `#/components/schemas/${id}` });
+  const ids = SCHEMAS.map((schema) => wire.gatewaySchemas.get(schema)?.id as string);
   const components = Object.fromEntries(
     ids.map((id) => {
-      const { $schema: _dialect, id: _id, ...schema } = schemas[id] as Record<string, unknown>;
+      const { $schema: _dialect, $id: _uri, id: _id, ...schema } = schemas[id] as Record<string, unknown>;
       return [id, schema];
     }),
   );

@@ -1,27 +1,21 @@
+import { jsonValueSchema, inputRequestSchema as questionSchema } from '@interlude/core/contract';
 import { z } from 'zod';
 
 /**
  * The gateway's bodies, in and out: snake_case JSON like everything Interlude sends across a
  * process. The OpenAPI document is generated from these (`openapi-document.ts`), and the routes
- * validate what they read with them, so the two cannot drift.
+ * validate what they read with them, so the two cannot drift. They are registered in a registry of
+ * the gateway's own: the contract's schemas (`@interlude/core/contract`) keep their ids apart.
  */
+export const gatewaySchemas = z.registry<{ id: string }>();
 
-const jsonValue = z.json();
+/** Any JSON value (an answer, an option, metadata): the contract's, named in the document too. */
+export const jsonSchema = jsonValueSchema.register(gatewaySchemas, { id: 'JsonValue' });
 
-/** A question as the gateway lists it: the asking call's `tool_call_id` is always there. */
-export const inputRequestSchema = z
-  .object({
-    kind: z.enum(['confirm', 'text', 'choice', 'secret']),
-    prompt: z.string(),
-    tool_call_id: z.string(),
-    tool_name: z.string(),
-    arguments: z.unknown().optional(),
-    options: z.array(jsonValue).optional().describe('A choice: the values (or { value, label }) it takes'),
-    schema: z.record(z.string(), z.unknown()).optional().describe('JSON Schema the answer must satisfy'),
-    metadata: z.record(z.string(), jsonValue).optional(),
-    expires_at: z.string().optional(),
-  })
-  .meta({ id: 'InputRequest' });
+/** A question as the gateway lists it: the contract's question, bound to the call that asked. */
+export const inputRequestSchema = questionSchema
+  .extend({ tool_call_id: z.string(), tool_name: z.string() })
+  .register(gatewaySchemas, { id: 'AskedInputRequest' });
 
 export const pendingGenerationSchema = z
   .object({
@@ -32,13 +26,15 @@ export const pendingGenerationSchema = z
     asked_at: z.string(),
     expires_at: z.string().optional(),
   })
-  .meta({ id: 'PendingGeneration' });
+  .register(gatewaySchemas, { id: 'PendingGeneration' });
 
-export const pendingListSchema = z.object({ pending: z.array(pendingGenerationSchema) }).meta({ id: 'PendingList' });
+export const pendingListSchema = z
+  .object({ pending: z.array(pendingGenerationSchema) })
+  .register(gatewaySchemas, { id: 'PendingList' });
 
 export const generationStatusSchema = z
   .enum(['running', 'awaiting_input', 'completed', 'failed', 'cancelled', 'tool_turns_exceeded'])
-  .meta({ id: 'GenerationStatus' });
+  .register(gatewaySchemas, { id: 'GenerationStatus' });
 
 export const generationSchema = z
   .object({
@@ -54,7 +50,7 @@ export const generationSchema = z
       .optional()
       .describe('When failed: the error, scrubbed of secrets'),
   })
-  .meta({ id: 'Generation' });
+  .register(gatewaySchemas, { id: 'Generation' });
 
 export const answersRequestSchema = z
   .object({
@@ -70,7 +66,7 @@ export const answersRequestSchema = z
       .optional()
       .describe('Answer tokens for the calls answered, when more than the one in Authorization'),
   })
-  .meta({ id: 'AnswersRequest' });
+  .register(gatewaySchemas, { id: 'AnswersRequest' });
 
 export const answersResponseSchema = z
   .object({
@@ -81,15 +77,15 @@ export const answersResponseSchema = z
     job_id: z.string().optional(),
     status: z.string().optional().describe('in_process: how the resumed run stopped'),
   })
-  .meta({ id: 'AnswersResponse' });
+  .register(gatewaySchemas, { id: 'AnswersResponse' });
 
 export const cancelRequestSchema = z
   .object({ reason: z.string().min(1).max(500).optional() })
-  .meta({ id: 'CancelRequest' });
+  .register(gatewaySchemas, { id: 'CancelRequest' });
 
 export const cancelResponseSchema = z
   .object({ generation_id: z.string(), cancelled: z.literal(true) })
-  .meta({ id: 'CancelResponse' });
+  .register(gatewaySchemas, { id: 'CancelResponse' });
 
 export const errorSchema = z
   .object({
@@ -99,6 +95,8 @@ export const errorSchema = z
       tool_call_id: z.string().optional(),
     }),
   })
-  .meta({ id: 'Error' });
+  .register(gatewaySchemas, { id: 'Error' });
 
-export const healthSchema = z.object({ ok: z.boolean(), reason: z.string().optional() }).meta({ id: 'Health' });
+export const healthSchema = z
+  .object({ ok: z.boolean(), reason: z.string().optional() })
+  .register(gatewaySchemas, { id: 'Health' });

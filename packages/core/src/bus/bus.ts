@@ -1,7 +1,7 @@
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
-import type { InputRequestJSON } from '../input-request/input-request.js';
+import type { AskedInputRequestJSON } from '../input-request/input-request-json.js';
 import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
-import type { EventName, GenerationEvent } from './events.js';
+import type { EventName, EventOf, GenerationEvent } from './events.js';
 
 /**
  * What a runtime needs from the infrastructure around it: a transition sink with an event log,
@@ -38,9 +38,13 @@ export interface Bus {
   events(generationId: string, options?: { everyEpoch?: boolean }): Promise<GenerationEvent[]>;
   /**
    * Live transitions from now on: an event name (`'input_requested'`), several, or a filter that
-   * also narrows by agent, action or generation.
+   * also narrows by agent, action or generation. The handler's event is narrowed to the names
+   * selected: `subscribe('input_requested', (event) => event.data.input_requests)`.
    */
-  subscribe(filter: EventSelector, handler: EventHandler): Promise<Subscription>;
+  subscribe<const Selector extends EventSelector>(
+    filter: Selector,
+    handler: EventHandler<SelectedEvent<Selector>>,
+  ): Promise<Subscription>;
   readonly checkpoints: CheckpointStore;
   /** Write-once slots that decide who runs a generation (claims, fencing, tool intents). */
   readonly claims: ClaimLog;
@@ -113,7 +117,7 @@ export interface PendingRecord {
   action: string;
   /** The slot a resume claims: while it is free (or given back), the questions wait. */
   claim_slot: number;
-  input_requests: InputRequestJSON[];
+  input_requests: AskedInputRequestJSON[];
   asked_at: string;
   input_expires_at?: string;
   /** The deployment its checkpoint was signed for: `runtime.pending()` lists its own deployment's. */
@@ -154,7 +158,19 @@ export interface EventFilter {
 /** What `subscribe` takes: event names, or a full filter. */
 export type EventSelector = EventFilter | EventName | readonly EventName[];
 
-export type EventHandler = (event: GenerationEvent) => void | Promise<void>;
+/** The names a selector lets through: those it names, every one when it names none. */
+export type SelectedName<Selector> = Selector extends EventName
+  ? Selector
+  : Selector extends readonly (infer Name extends EventName)[]
+    ? Name
+    : Selector extends { event: infer Named }
+      ? SelectedName<Named>
+      : EventName;
+
+/** The event a subscription with `Selector` hears: narrowed by its event names. */
+export type SelectedEvent<Selector> = EventOf<SelectedName<Selector>>;
+
+export type EventHandler<Event extends GenerationEvent = GenerationEvent> = (event: Event) => void | Promise<void>;
 
 export interface Subscription {
   unsubscribe(): Promise<void>;

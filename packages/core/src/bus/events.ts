@@ -1,5 +1,5 @@
 import type { Checkpoint, CompletedResult } from '../checkpoint/checkpoint.js';
-import type { InputRequestJSON } from '../input-request/input-request.js';
+import type { AskedInputRequestJSON } from '../input-request/input-request-json.js';
 import type { FinishReason, ProviderMessage, ToolCall, Usage } from '../provider/provider-adapter.js';
 
 export const EVENT_VERSION = 1;
@@ -67,7 +67,7 @@ export interface EventData {
     tool_name: string;
   } & CompletedResult;
   input_requested: {
-    input_requests: InputRequestJSON[];
+    input_requests: AskedInputRequestJSON[];
     tool_call_turn_size: number;
     approval_tool_calls: string[];
     approved_tool_calls: string[];

@@ -27,8 +27,9 @@ export const delegationStepSchema = z.object({
 });
 
 /**
- * A question as a tool returns it (`InputRequest.toJSON()`), before it is bound to the call
- * that asked: snake_case, unset fields left out.
+ * A question of a pause, as it leaves a process (events, checkpoints, the pending index, and
+ * `toJSON()` of each request a paused response or `runtime.pending()` hands out): bound to the
+ * call that asked, snake_case, unset fields left out.
  */
 export const inputRequestSchema = z
   .object({
@@ -45,9 +46,9 @@ export const inputRequestSchema = z
       .object({ answer: jsonValueSchema })
       .exactOptional()
       .describe('What it is answered with at `expires_at`; absent: declined.'),
-    tool_call_id: z.string().exactOptional(),
-    tool_name: z.string().exactOptional(),
-    arguments: z.unknown().exactOptional(),
+    tool_call_id: z.string().describe('The call that asked: the key its answer goes under.'),
+    tool_name: z.string().describe('The tool of the call that asked.'),
+    arguments: z.unknown().exactOptional().describe('The arguments of the call that asked.'),
     path: z
       .array(delegationStepSchema)
       .exactOptional()
