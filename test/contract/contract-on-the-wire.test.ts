@@ -125,7 +125,9 @@ describe('the wire contract, on the wire', () => {
   });
 
   it('describes every message Interlude sent: each validates against its channel’s schema', async () => {
-    // A queue of its own: the first test's worker may have left a pull request on the other.
+    // A queue of its own: on the first test's queue, a worker started right after that test's
+    // worker stopped was not handed its job within 15 s in this file (with the tap on `>`), which
+    // a plain stop-and-start on the suite's server does not show; not yet understood.
     const { runtime, desk } = await deployment('wire');
     const paused = await desk.approve().generateLater({ queue: 'wire' });
     await expect.poll(async () => (await runtime.pending()).length, { timeout: 15_000 }).toBe(1);

@@ -15,7 +15,7 @@ import { connectNats, type NatsBusOptions, type NatsResources } from './nats-set
 import { replicasOf, retentionOf, setUpNats } from './nats-streams.js';
 import { subscribeEvents } from './nats-subscribe.js';
 import { createNatsTimerQueue } from './nats-timer-queue.js';
-import { type RetryOptions, retryTransient } from './retry.js';
+import { callerRetryOptions, type RetryOptions, retryTransient } from './retry.js';
 import { natsNames } from './subjects.js';
 
 export type { NatsBusOptions } from './nats-setup.js';
@@ -51,6 +51,8 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
   const retry: RetryOptions = { isClosed: () => closed };
   // A caller's retries stop at the bound; the consumer's (`retry`) wait out any outage.
   const callerRetry: RetryOptions = { ...retry, giveUpAfterMs: unavailableAfterMs };
+  // One request each (a load, a claim, a job, an event): retried soon after a stream's new leader is elected.
+  const callerRetries = callerRetryOptions(retry, unavailableAfterMs);
   const onError =
     options.onError ??
     ((error: unknown, context: string) => {
@@ -94,14 +96,14 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
     onUnreadable: (error, subject) => onError(error, `event on ${subject} not readable`),
   };
   const bounded = availability.bounded;
-  const checkpoints = createKvCheckpointStore(() => ready, callerRetry, sealer);
-  const claims = createNatsClaimLog(() => ready, callerRetry, sealer);
+  const checkpoints = createKvCheckpointStore(() => ready, callerRetries, sealer);
+  const claims = createNatsClaimLog(() => ready, callerRetries, sealer);
   const jobs = createJetStreamJobQueue(
     () => ready,
     { ackWaitMs: options.jobAckWaitMs ?? 30_000, maxDeliver: options.jobMaxDeliver ?? 5, onError },
     retry,
     sealer,
-    callerRetry,
+    callerRetries,
   );
 
   return {
@@ -126,7 +128,7 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
 
     async publish(event) {
       await bounded(eventsStream, 'publish', async () => {
-        await publishEvent(await ready, event, callerRetry, keys, sealer);
+        await publishEvent(await ready, event, callerRetries, keys, sealer);
       });
       // Completed: its checkpoint (there is one only if it paused, so only if a later run resumed
       // it) is resumed for good, and removed so finished generations leave nothing in the bucket.
