@@ -28,9 +28,15 @@ import { entryTargets, reachableFiles } from './reachable-files.js';
 
 /** What a package ships beside `dist/`, `README.md`, `LICENSE` and `package.json`, and why. */
 const OTHER_SHIPPED_FILES: Record<string, string[]> = {
-  // The nats-server roles its README links to and tells operators to include.
-  bus: ['nats/interlude-roles.conf'],
+  // The nats-server roles its README links to and tells operators to include, and the AsyncAPI
+  // document of its subjects and messages (exported as a file: `@interlude/bus/asyncapi.json`).
+  bus: ['nats/interlude-roles.conf', 'asyncapi.json'],
 };
+
+/** An export that is a data file shipped as it is (`./asyncapi.json`), not a module with declarations. */
+function isDataExport(subpath: string): boolean {
+  return subpath !== './package.json' && subpath.endsWith('.json');
+}
 
 /** Entry points whose imports need an optional peer: checked in a second application that installs it. */
 const NEEDS_OPTIONAL_PEERS: Record<string, string[]> = {
@@ -76,7 +82,7 @@ function importEveryEntryPoint(specifiers: string[]): string {
 
 function entryPoints(manifest: PackedManifest): string[] {
   return Object.keys(manifest.exports)
-    .filter((subpath) => subpath !== './package.json')
+    .filter((subpath) => subpath !== './package.json' && !isDataExport(subpath))
     .map((subpath) => (subpath === '.' ? manifest.name : `${manifest.name}${subpath.slice(1)}`));
 }
 
@@ -166,6 +172,13 @@ describe('the packed tarballs', () => {
       expect(manifest.engines?.['node']).toBe('>=20.19');
       for (const [subpath, target] of Object.entries(manifest.exports)) {
         if (subpath === './package.json') continue;
+        if (isDataExport(subpath)) {
+          expect(
+            OTHER_SHIPPED_FILES[name]?.map((file) => `./${file}`),
+            subpath,
+          ).toContain(target);
+          continue;
+        }
         expect(target, subpath).toEqual({
           types: expect.stringMatching(/^\.\/dist\/.+\.d\.ts$/),
           import: expect.stringMatching(/^\.\/dist\/.+\.js$/),
