@@ -3,11 +3,12 @@ import type { Runtime } from '@interlude/core';
 import type { BusHealth } from '@interlude/core/internal';
 import { withoutCredentials } from '../nats-connection-options.js';
 import { createWorker, type Worker } from '../worker.js';
-import { AgentsModuleError, defineAgents, importAgentsFactory } from './agents-module.js';
+import { defineAgents, importAgentsFactory } from './agents-module.js';
 import { startDeploymentRuntime } from './deployment-settings.js';
 import { type Environment, SettingsError } from './environment-values.js';
 import { type HealthServer, startHealthServer } from './health-server.js';
 import { type MetricExport, startMetricExport } from './metric-export.js';
+import { exitForStartFailure } from './start-failure.js';
 import { startTraceExport, type TraceExport } from './trace-export.js';
 import { usage } from './usage.js';
 import { readWorkerSettings, type WorkerSettings } from './worker-settings.js';
@@ -60,16 +61,7 @@ export async function runWorkerProcess(args: readonly string[], environment: Env
     await serve(settings, runtime, agents, metricExport, opened, busStatus);
   } catch (error) {
     await closeWithin(CLOSE_BOUND_MS, opened);
-    if (error instanceof SettingsError) {
-      complain(`${error.message}\nRun interlude-worker --help for every setting.`);
-      process.exit(2);
-    }
-    complain(
-      error instanceof AgentsModuleError
-        ? `${error.message}\n${String((error.cause as Error)?.stack ?? '')}`
-        : `cannot start: ${(error as Error).message}`,
-    );
-    process.exit(1);
+    exitForStartFailure('interlude-worker', error);
   }
 }
 

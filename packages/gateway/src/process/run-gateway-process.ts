@@ -2,9 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { serve } from '@hono/node-server';
 import {
-  AgentsModuleError,
   defineAgents,
   type Environment,
+  exitForStartFailure,
   importAgentsFactory,
   SettingsError,
   startDeploymentRuntime,
@@ -79,16 +79,7 @@ export async function runGatewayProcess(args: readonly string[], environment: En
     process.once('SIGINT', () => stop('SIGINT'));
   } catch (error) {
     await closeAll(opened);
-    if (error instanceof SettingsError) {
-      complain(`${error.message}\nRun interlude-gateway --help for every setting.`);
-      process.exit(2);
-    }
-    complain(
-      error instanceof AgentsModuleError
-        ? `${error.message}\n${String((error.cause as Error)?.stack ?? '')}`
-        : `cannot start: ${(error as Error).message}`,
-    );
-    process.exit(1);
+    exitForStartFailure('interlude-gateway', error);
   }
 }
 
