@@ -22,6 +22,7 @@ const SERVER_TESTS = [
   'test/context/postgres-*.test.ts',
   'test/demo/**/*.test.ts',
   'test/docs/pnpm-commands.test.ts',
+  'test/docs/testing-page-nats.test.ts',
   'test/examples/**/*.test.ts',
   // Starts nothing, but type-checks every block of the docs against the packages: about 10 s.
   'test/docs/typescript-blocks.test.ts',
