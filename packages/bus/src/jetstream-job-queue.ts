@@ -15,8 +15,8 @@ import { runJobConsumer } from './job-consumer-loop.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { readSubject } from './read-subject.js';
 import { type RetryOptions, retryTransient } from './retry.js';
+import { sweepAcknowledgedJobs } from './server-2.9/sweep-acknowledged-jobs.js';
 import { DEAD_STREAM, deadLetterSubject, JOBS_STREAM, jobConsumerName, jobSubject } from './subjects.js';
-import { sweepAcknowledgedJobs } from './sweep-acknowledged-jobs.js';
 
 export interface JobQueueSettings {
   ackWaitMs: number;
@@ -69,14 +69,14 @@ export function createJetStreamJobQueue(
       }
       const { connection, requests, client, manager } = await resources();
       await retryTransient(() => ensureJobConsumer(manager, queue, settings), retry);
-      const pullSubject = `${client.apiPrefix}.CONSUMER.MSG.NEXT.${JOBS_STREAM}.${jobConsumerName(queue)}`;
+      const consumer = await retryTransient(() => client.consumers.get(JOBS_STREAM, jobConsumerName(queue)), retry);
       const sweepNames = {
         apiPrefix: client.apiPrefix,
         stream: JOBS_STREAM,
         consumer: jobConsumerName(queue),
         subject: jobSubject(queue),
       };
-      return runJobConsumer(connection, requests, pullSubject, handler, {
+      return runJobConsumer(consumer, connection, requests, handler, {
         ...settings,
         concurrency: options.concurrency,
         retry,
