@@ -21,6 +21,8 @@ const SERVER_TESTS = [
   'test/context/postgres-*.test.ts',
   'test/demo/**/*.test.ts',
   'test/docs/pnpm-commands.test.ts',
+  // Starts nothing, but type-checks every block of the docs against the packages: about 10 s.
+  'test/docs/typescript-blocks.test.ts',
   // Starts nothing, but runs hundreds of schedules: kept out of the inner loop.
   'test/explorer/**/*.test.ts',
   'test/mcp/mcp-stdio.test.ts',

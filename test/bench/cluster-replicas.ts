@@ -1,4 +1,4 @@
-import { ALL_STREAMS, BusUnavailableError, CLAIMS_STREAM, natsBus } from '@interlude/bus';
+import { BusUnavailableError, natsBus, natsNames } from '@interlude/bus';
 import { createRuntime, type Runtime } from '@interlude/core';
 import type { AgentBase } from '@interlude/core/internal';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -7,6 +7,8 @@ import { type NatsCluster, startNatsCluster } from '../support/nats-cluster.js';
 import type { BenchConfig } from './bench-config.js';
 import { defineNatsRefundAgent } from './nats-refund-agent.js';
 import { now, round, summarize } from './statistics.js';
+
+const { allStreams: ALL_STREAMS, claimsStream: CLAIMS_STREAM } = natsNames();
 
 export interface ReplicasVariantResult {
   replicas: number;

@@ -1,4 +1,4 @@
-import { BusConnectionError, BusUnavailableError, EVENTS_STREAM, natsBus } from '@interlude/bus';
+import { BusConnectionError, BusUnavailableError, natsBus, natsNames } from '@interlude/bus';
 import { sampleEvent } from '@interlude/bus/testing';
 import type { Bus } from '@interlude/core';
 import type { BusHealth } from '@interlude/core/internal';
@@ -8,6 +8,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../support/bus-raw-log.js';
 import { scratchDirectory } from '../support/configured-nats.js';
 import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
+
+const { eventsStream: EVENTS_STREAM } = natsNames();
 
 const servers: StartedNatsServer[] = [];
 const buses: Bus[] = [];

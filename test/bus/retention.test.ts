@@ -1,4 +1,4 @@
-import { CHECKPOINT_STREAM, EVENTS_STREAM, EventsExpiredError, natsBus, PENDING_STREAM } from '@interlude/bus';
+import { EventsExpiredError, natsBus, natsNames } from '@interlude/bus';
 import { createRuntime, defineAgent, InputRequest, type Runtime, tool } from '@interlude/core';
 import type { AgentBase } from '@interlude/core/internal';
 import { scriptedProvider } from '@interlude/core/testing';
@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { type ConfiguredNats, scratchDirectory, startConfiguredNats } from '../support/configured-nats.js';
 import { recordFigure } from '../support/reliability-figures.js';
 import { soakSize } from '../support/soak.js';
+
+const { checkpointStream: CHECKPOINT_STREAM, eventsStream: EVENTS_STREAM, pendingStream: PENDING_STREAM } = natsNames();
 
 /** Run twenty at a time; the long run goes as far as the issue measured storage over. */
 const GENERATIONS = soakSize({ short: 2_000, long: 10_000 });

@@ -72,6 +72,7 @@ export function createMemoryWorld(clock: VirtualClock) {
       for (let round = 0; round < 1_000 && running > 0; round += 1) await clock.flush();
     },
     jobsRunning: () => running,
+    others: () => (elsewhere === undefined ? [] : [elsewhere.runtime]),
     async resumeElsewhere(params, checkpoint, answers) {
       if (elsewhere === undefined) {
         const other = createRuntime({ bus: createMemoryBus() });

@@ -43,6 +43,12 @@ export interface ExplorerWorld {
   forgeEvent?(fromId: string, toId: string): Promise<boolean>;
   /** The job ids queued that have not reported an outcome. */
   jobsRunning(): number;
+  /**
+   * The runtimes beside the person's: a second one of this process on a bus of its own. A
+   * generation resumed there goes on there (its later pauses, its end are on that bus), so the
+   * operator's end answers what they list too, and a generation ended or listed on one counts.
+   */
+  others?(): readonly Runtime[];
   /** A second runtime in this process, on a bus of its own, resumes `checkpoint` with `answers`. */
   resumeElsewhere?(params: ExplorerParams, checkpoint: unknown, answers: Record<string, boolean>): Promise<void>;
   /** Process faults, on a world that has processes. */
@@ -310,11 +316,47 @@ export async function runSchedule(
 
   /** The operator's end: answer what is listed, let every deadline pass, then check. */
   async function finish(): Promise<void> {
-    for (const entry of await read(() => world.runtime.pending())) {
+    for (const runtime of runtimes()) await answerListed(runtime);
+    await settle();
+    await world.advance(world.horizonMs);
+    await settle();
+    const listed = new Set<string>();
+    for (const runtime of runtimes()) {
+      for (const entry of await read(() => runtime.pending())) listed.add(entry.generationId);
+    }
+    for (const phantom of forgedHere) {
+      if (listed.has(phantom)) log.add(3, phantom, 'pending() still lists a generation nobody started');
+    }
+    const runs = await world.bodyRuns();
+    for (const tracked of generations) {
+      if (tracked === undefined) continue;
+      const events = await read(() => world.runtime.bus.events(tracked.id, { everyEpoch: true }));
+      await checkEnded(tracked, events, listed);
+      checkOwnEvents(tracked, events);
+      for (const pause of [1, 2]) {
+        const count = runs.get(`${tracked.id} call_pay_${pause}`) ?? 0;
+        if (count > 1 && !tracked.params.variant.idempotent) {
+          log.add(1, tracked.id, `the body of call_pay_${pause} ran ${count} times for one approval`);
+        }
+        if (count > 0 && tracked.params.variant.dangerous) {
+          log.add(5, tracked.id, `call_pay_${pause} ran though the person never approved its question`);
+        }
+      }
+    }
+  }
+
+  /** The person's runtime first, then any beside it. */
+  function runtimes(): readonly Runtime[] {
+    return [world.runtime, ...(world.others?.() ?? [])];
+  }
+
+  /** The operator answers every generation of this schedule that `runtime` lists. */
+  async function answerListed(runtime: Runtime): Promise<void> {
+    for (const entry of await read(() => runtime.pending())) {
       const tracked = byId.get(entry.generationId);
       if (tracked === undefined) continue;
       const answers = await decide(tracked.id, entry.requests);
-      await world.runtime.answer(tracked.id, answers).then(
+      await runtime.answer(tracked.id, answers).then(
         (response: GenerationResponse) => response,
         async (error: unknown) => {
           const code = refused(error);
@@ -329,35 +371,17 @@ export async function runSchedule(
         },
       );
     }
-    await settle();
-    await world.advance(world.horizonMs);
-    await settle();
-    const listed = new Set((await read(() => world.runtime.pending())).map((entry) => entry.generationId));
-    for (const phantom of forgedHere) {
-      if (listed.has(phantom)) log.add(3, phantom, 'pending() still lists a generation nobody started');
-    }
-    const runs = await world.bodyRuns();
-    for (const tracked of generations) {
-      if (tracked === undefined) continue;
-      const events = await read(() => world.runtime.bus.events(tracked.id, { everyEpoch: true }));
-      checkEnded(tracked, events, listed);
-      checkOwnEvents(tracked, events);
-      for (const pause of [1, 2]) {
-        const count = runs.get(`${tracked.id} call_pay_${pause}`) ?? 0;
-        if (count > 1 && !tracked.params.variant.idempotent) {
-          log.add(1, tracked.id, `the body of call_pay_${pause} ran ${count} times for one approval`);
-        }
-        if (count > 0 && tracked.params.variant.dangerous) {
-          log.add(5, tracked.id, `call_pay_${pause} ran though the person never approved its question`);
-        }
-      }
-    }
   }
 
-  function checkEnded(tracked: Tracked, events: readonly GenerationEvent[], listed: Set<string>): void {
+  /** Ended (on the person's bus, or on the one beside it where it was resumed), or listed by one of them. */
+  async function checkEnded(tracked: Tracked, events: readonly GenerationEvent[], listed: Set<string>): Promise<void> {
     const latest = latestEvent(events);
     if (latest !== undefined && TERMINAL.has(latest)) return;
     if (listed.has(tracked.id)) return;
+    for (const other of world.others?.() ?? []) {
+      const there = latestEvent(await other.bus.events(tracked.id, { everyEpoch: true }));
+      if (there !== undefined && TERMINAL.has(there)) return;
+    }
     log.add(2, tracked.id, `neither ended nor listed by pending(): its log ends with ${latest ?? 'nothing'}`);
   }
 

@@ -1,11 +1,4 @@
-import {
-  ALL_STREAMS,
-  BusUnavailableError,
-  CHECKPOINT_STREAM,
-  EVENTS_STREAM,
-  natsBus,
-  StreamConfigError,
-} from '@interlude/bus';
+import { BusUnavailableError, natsBus, natsNames, StreamConfigError } from '@interlude/bus';
 import { sampleEvent } from '@interlude/bus/testing';
 import type { Bus } from '@interlude/core';
 import type { BusHealth } from '@interlude/core/internal';
@@ -17,6 +10,8 @@ import { recordFigure } from '../support/reliability-figures.js';
 import { createLedger, type Ledger } from '../support/reliability-ledger.js';
 import { waitUntil } from '../support/reliability-wait.js';
 import { probe, startWorkerBin, type WorkerBin } from '../support/worker-bin-process.js';
+
+const { allStreams: ALL_STREAMS, checkpointStream: CHECKPOINT_STREAM, eventsStream: EVENTS_STREAM } = natsNames();
 
 let cluster: NatsCluster;
 let ledger: Ledger & { drop(): Promise<void> };

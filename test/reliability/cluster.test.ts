@@ -1,4 +1,4 @@
-import { CLAIMS_STREAM, JOBS_STREAM, natsBus } from '@interlude/bus';
+import { natsBus, natsNames } from '@interlude/bus';
 import { createRuntime, defineAgent, InputRequest, ResumeError, type Runtime, tool } from '@interlude/core';
 import { scriptedProvider } from '@interlude/core/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -13,6 +13,8 @@ import { startFleet } from '../support/reliability-fleet.js';
 import { createLedger, type Ledger } from '../support/reliability-ledger.js';
 import { readThroughElections, waitUntil } from '../support/reliability-wait.js';
 import { soakSize } from '../support/soak.js';
+
+const { claimsStream: CLAIMS_STREAM, jobsStream: JOBS_STREAM } = natsNames();
 
 /** Pairs run ten at a time. */
 const PAIRS = soakSize({ short: 80, long: 300 });

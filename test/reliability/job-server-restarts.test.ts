@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { JOBS_STREAM, natsBus } from '@interlude/bus';
+import { natsBus, natsNames } from '@interlude/bus';
 import { createRuntime, type Runtime } from '@interlude/core';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -16,6 +16,8 @@ import { recordFigure } from '../support/reliability-figures.js';
 import { startFleet } from '../support/reliability-fleet.js';
 import { createLedger, type Ledger } from '../support/reliability-ledger.js';
 import { waitUntil } from '../support/reliability-wait.js';
+
+const { jobsStream: JOBS_STREAM } = natsNames();
 
 const GENERATIONS = 80;
 /** Completed generations at which the server holding the jobs is SIGKILLed; it is back after `DOWN_MS`. */

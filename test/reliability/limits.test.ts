@@ -1,4 +1,4 @@
-import { createWorker, JOBS_STREAM, jobSubject, natsBus, type Worker } from '@interlude/bus';
+import { createWorker, natsBus, natsNames, type Worker } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
 import { createRuntime, defineAgent, type Runtime, tool } from '@interlude/core';
 import type { JobOutcome } from '@interlude/core/internal';
@@ -9,6 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { z } from 'zod';
 import { recordFigure } from '../support/reliability-figures.js';
 import { waitUntil } from '../support/reliability-wait.js';
+
+const { jobsStream: JOBS_STREAM, jobSubject } = natsNames();
 
 let runtime: Runtime;
 let worker: Worker | undefined;

@@ -1,6 +1,6 @@
 import { type Checkpoint, createRuntime, defineAgent, InputRequest, type Tool, tool } from '@interlude/core';
 import { createMemoryBus } from '@interlude/core/internal';
-import { type ScriptedProvider, scriptedProvider } from '@interlude/core/testing';
+import { forgetProcessClaimLogs, type ScriptedProvider, scriptedProvider } from '@interlude/core/testing';
 import { z } from 'zod';
 
 /** One run of a tool body: what it was called with and whether that fits the tool's schema. */
@@ -35,8 +35,11 @@ export const VALID_ANSWERS = {
  * JSON Schema, secret, an approval gate) beside a completed call, on its own in-memory runtime,
  * so a property test can build thousands of them cheaply. Every tool body records its input and
  * whether that input fits the tool's schema: the framework must never run a body with bad input.
+ * Each desk stands for a process of its own: the claims of the desks before it are forgotten, so
+ * one paused checkpoint can be resumed afresh on every desk.
  */
 export function createHostileDesk(options: { checkpointKey?: string | false; resuming?: boolean } = {}) {
+  forgetProcessClaimLogs();
   const runs: ToolRun[] = [];
   const tracked = <Schema extends z.ZodType>(
     name: string,

@@ -11,6 +11,7 @@ import { formatTraceparent, openTelemetry } from '@interlude/telemetry';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ATTR_GEN_AI_CONVERSATION_ID } from '@opentelemetry/semantic-conventions/incubating';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.js';
 import { defineSupport } from './fixtures/support-agent.js';
@@ -107,6 +108,12 @@ it('links the run a worker process resumed to the run that paused in this proces
   expect(resumedRoot!.links).toEqual([{ traceId: pausedRoot.traceId, spanId: pausedRoot.spanId, attributes: {} }]);
   const resumedChildren = spans.filter((span) => span.parentSpanId === resumedRoot!.spanId).map((span) => span.name);
   expect(resumedChildren.sort()).toEqual(['chat scripted-1', 'execute_tool issue_refund']);
+  // Both halves, in both processes: every span says which conversation it belongs to.
+  const bothHalves = spans.filter(
+    (span) => span.traceId === pausedRoot.traceId || span.traceId === resumedRoot!.traceId,
+  );
+  expect(bothHalves.length).toBeGreaterThanOrEqual(7);
+  for (const span of bothHalves) expect(span.attributes[ATTR_GEN_AI_CONVERSATION_ID]).toBe('ticket-42');
   expect(workerLines.some((line) => line.includes('"status":"completed"'))).toBe(true);
 });
 

@@ -3,7 +3,7 @@ import type { Availability } from './bus-availability.js';
 import { watchConnectionStatus } from './connection-status.js';
 import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson } from './json-codec.js';
-import { ALL_STREAMS } from './subjects.js';
+import type { NatsNames } from './subjects.js';
 
 /** Marks the connection up once connected, down while nats.js has lost it (it reconnects by itself), up once back. */
 export function watchAvailability(connection: NatsConnection, availability: Availability): { stop(): void } {
@@ -25,12 +25,12 @@ export function watchAvailability(connection: NatsConnection, availability: Avai
  * error, and is marked down with why; one answering again is marked up.
  */
 export async function probeStreams(
-  resources: { connection: NatsConnection; requests: JetStreamRequests },
+  resources: { connection: NatsConnection; requests: JetStreamRequests; names: NatsNames },
   availability: Availability,
 ): Promise<void> {
   if (resources.connection.isClosed()) return;
   await Promise.all(
-    ALL_STREAMS.map(async (stream) => {
+    resources.names.allStreams.map(async (stream) => {
       const problem = await streamProblem(resources.requests, stream);
       if (problem === undefined) availability.up(stream);
       else availability.down(stream, `${stream} ${problem}`);

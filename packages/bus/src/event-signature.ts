@@ -2,7 +2,7 @@ import { type GenerationEvent, TrustError } from '@interlude/core';
 import type { CheckpointKeys } from '@interlude/core/internal';
 import { headers as createHeaders, type MsgHdrs } from '@nats-io/transport-node';
 import { MSG_ID_HEADER } from './jetstream-requests.js';
-import { eventSubject } from './subjects.js';
+import type { NatsNames } from './subjects.js';
 
 /** The header an event's signature travels in: `<key_id>.<hex>`, HMAC-SHA256 of the exact payload bytes. */
 export const SIGNATURE_HEADER = 'Interlude-Signature';
@@ -60,10 +60,10 @@ export function eventRefusal(
  * generation is that its body names the subject it was read from (its id too: `<generation>:…`).
  * Checked with keys or without, since it needs none.
  */
-export function misplacedEvent(event: GenerationEvent, subject: string): TrustError | undefined {
+export function misplacedEvent(event: GenerationEvent, subject: string, names: NatsNames): TrustError | undefined {
   let expected: string | undefined;
   try {
-    expected = eventSubject(event);
+    expected = names.eventSubject(event);
   } catch {
     expected = undefined;
   }

@@ -16,7 +16,7 @@ import { decodeJson, encodeJson } from './json-codec.js';
 import { readSubject } from './read-subject.js';
 import { type RetryOptions, retryTransient } from './retry.js';
 import { sweepAcknowledgedJobs } from './server-2.9/sweep-acknowledged-jobs.js';
-import { DEAD_STREAM, deadLetterSubject, JOBS_STREAM, jobConsumerName, jobSubject } from './subjects.js';
+import type { NatsNames } from './subjects.js';
 
 export interface JobQueueSettings {
   ackWaitMs: number;
@@ -42,6 +42,7 @@ export function createJetStreamJobQueue(
     requests: JetStreamRequests;
     client: JetStreamClient;
     manager: JetStreamManager;
+    names: NatsNames;
   }>,
   settings: JobQueueSettings,
   retry: RetryOptions,
@@ -51,8 +52,8 @@ export function createJetStreamJobQueue(
 ): JobQueue {
   return {
     async enqueue(queue: string, job: Job, headers?: Record<string, string>) {
-      const { requests } = await resources();
-      const subject = jobSubject(queue);
+      const { requests, names } = await resources();
+      const subject = names.jobSubject(queue);
       const messageHeaders = createHeaders();
       messageHeaders.set(MSG_ID_HEADER, job.id);
       for (const [name, value] of Object.entries(headers ?? {})) messageHeaders.set(name, value);
@@ -67,14 +68,17 @@ export function createJetStreamJobQueue(
       if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
         throw new TypeError(`concurrency must be a positive integer, got ${options.concurrency}`);
       }
-      const { connection, requests, client, manager } = await resources();
-      await retryTransient(() => ensureJobConsumer(manager, queue, settings), retry);
-      const consumer = await retryTransient(() => client.consumers.get(JOBS_STREAM, jobConsumerName(queue)), retry);
+      const { connection, requests, client, manager, names } = await resources();
+      await retryTransient(() => ensureJobConsumer(manager, names, queue, settings), retry);
+      const consumer = await retryTransient(
+        () => client.consumers.get(names.jobsStream, names.jobConsumerName(queue)),
+        retry,
+      );
       const sweepNames = {
         apiPrefix: client.apiPrefix,
-        stream: JOBS_STREAM,
-        consumer: jobConsumerName(queue),
-        subject: jobSubject(queue),
+        stream: names.jobsStream,
+        consumer: names.jobConsumerName(queue),
+        subject: names.jobSubject(queue),
       };
       return runJobConsumer(consumer, connection, requests, handler, {
         ...settings,
@@ -82,14 +86,14 @@ export function createJetStreamJobQueue(
         retry,
         sweep: () => sweepAcknowledgedJobs(requests, sweepNames),
         openJob: (job) => openJob(sealer, job),
-        deadLetter: (letter, messageId) => publishDeadLetter(requests, queue, letter, messageId, retry, sealer),
+        deadLetter: (letter, messageId) => publishDeadLetter(requests, names, queue, letter, messageId, retry, sealer),
       });
     },
 
     async deadLetters(queue: string) {
-      const { client, requests } = await resources();
+      const { client, requests, names } = await resources();
       const stored = await retryTransient(
-        () => readSubject(client, requests, DEAD_STREAM, deadLetterSubject(queue)),
+        () => readSubject(client, requests, names.deadStream, names.deadLetterSubject(queue)),
         callerRetry,
       );
       return stored.map((message) => openDeadLetter(sealer, decodeJson<DeadLetter>(message.data)));
@@ -100,6 +104,7 @@ export function createJetStreamJobQueue(
 /** Stores a refused job; `messageId` names the delivery, so a retried write is stored once. */
 async function publishDeadLetter(
   requests: JetStreamRequests,
+  names: NatsNames,
   queue: string,
   letter: Omit<DeadLetter, 'queue' | 'version'>,
   messageId: string,
@@ -112,7 +117,7 @@ async function publishDeadLetter(
     retryTransient(
       () =>
         requests.publish(
-          deadLetterSubject(queue),
+          names.deadLetterSubject(queue),
           encodeJson(sealDeadLetter(sealer, { version: 1, queue, ...kept })),
           headers,
         ),
@@ -123,26 +128,32 @@ async function publishDeadLetter(
   } catch (error) {
     if (!PayloadTooLargeError.isInstance(error)) throw error;
     // A job too big to keep whole (it was near the limit itself) is kept by its names.
-    const { params: _params, checkpoint: _checkpoint, answers: _answers, ...names } = letter.job ?? ({} as Job);
+    const { params: _params, checkpoint: _checkpoint, answers: _answers, ...identity } = letter.job ?? ({} as Job);
     const { raw: _raw, job: _job, ...reason } = letter;
-    await write({ ...reason, ...(letter.job !== undefined && { job: names as Job }) });
+    await write({ ...reason, ...(letter.job !== undefined && { job: identity as Job }) });
   }
 }
 
-async function ensureJobConsumer(manager: JetStreamManager, queue: string, settings: JobQueueSettings) {
-  const name = jobConsumerName(queue);
+async function ensureJobConsumer(
+  manager: JetStreamManager,
+  names: NatsNames,
+  queue: string,
+  settings: JobQueueSettings,
+) {
+  const name = names.jobConsumerName(queue);
+  const stream = names.jobsStream;
   // Unlimited: the consumer loop counts deliveries and dead-letters a job past `maxDeliver`.
   const wanted = { ack_wait: nanos(settings.ackWaitMs), max_deliver: -1 };
   try {
-    const info = await manager.consumers.info(JOBS_STREAM, name);
+    const info = await manager.consumers.info(stream, name);
     if (info.config.ack_wait !== wanted.ack_wait || info.config.max_deliver !== wanted.max_deliver) {
-      await manager.consumers.update(JOBS_STREAM, name, wanted);
+      await manager.consumers.update(stream, name, wanted);
     }
   } catch (error) {
     if (!(error instanceof Error) || error.name !== 'ConsumerNotFoundError') throw error;
-    await manager.consumers.add(JOBS_STREAM, {
+    await manager.consumers.add(stream, {
       durable_name: name,
-      filter_subject: jobSubject(queue),
+      filter_subject: names.jobSubject(queue),
       ack_policy: AckPolicy.Explicit,
       ...wanted,
     });

@@ -5,7 +5,7 @@ import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { type RetryOptions, retryTransient } from './retry.js';
 import { lastMessageOn, purgeSubject } from './stream-message-get.js';
-import { assertSubjectToken, CHECKPOINT_BUCKET, CHECKPOINT_STREAM } from './subjects.js';
+import { assertSubjectToken, type NatsNames } from './subjects.js';
 
 /**
  * Checkpoints in the KV bucket `interlude_checkpoints`, one key per generation id: the latest
@@ -18,7 +18,7 @@ import { assertSubjectToken, CHECKPOINT_BUCKET, CHECKPOINT_STREAM } from './subj
  * when read.)
  */
 export function createKvCheckpointStore(
-  resources: () => Promise<{ checkpointsDirect: boolean; requests: JetStreamRequests }>,
+  resources: () => Promise<{ checkpointsDirect: boolean; requests: JetStreamRequests; names: NatsNames }>,
   retry: RetryOptions,
   sealer: PayloadSealer,
 ): CheckpointStore & { remove(generationId: string): Promise<void> } {
@@ -28,24 +28,24 @@ export function createKvCheckpointStore(
      * once it has completed: nothing resumes it any more (the claim log refuses a second resume).
      */
     async remove(generationId) {
-      const { requests } = await resources();
-      const subject = keySubject(assertSubjectToken('generation id', generationId));
-      await retryTransient(() => purgeSubject(requests, CHECKPOINT_STREAM, subject), retry);
+      const { requests, names } = await resources();
+      const subject = names.checkpointKeySubject(assertSubjectToken('generation id', generationId));
+      await retryTransient(() => purgeSubject(requests, names.checkpointStream, subject), retry);
     },
 
     async save(generationId, { checkpoint, params }) {
-      const { requests } = await resources();
-      const subject = keySubject(assertSubjectToken('generation id', generationId));
+      const { requests, names } = await resources();
+      const subject = names.checkpointKeySubject(assertSubjectToken('generation id', generationId));
       const data = encodeJson(sealCheckpointRecord(sealer, generationId, { version: 1, checkpoint, params }));
       const ack = await retryTransient(() => requests.publish(subject, data), retry);
       return ack.seq;
     },
 
     async load(generationId) {
-      const { checkpointsDirect, requests } = await resources();
+      const { checkpointsDirect, requests, names } = await resources();
       const key = assertSubjectToken('generation id', generationId);
       const found = await retryTransient(
-        () => (checkpointsDirect ? directGet(requests, key) : leaderGet(requests, key)),
+        () => (checkpointsDirect ? directGet(requests, names, key) : leaderGet(requests, names, key)),
         retry,
       );
       if (found === undefined) return undefined;
@@ -53,11 +53,6 @@ export function createKvCheckpointStore(
       return { checkpoint: record.checkpoint, params: record.params, revision: found.revision };
     },
   };
-}
-
-/** The subject a key of the checkpoint bucket is written on (the KV convention, `$KV.<bucket>.<key>`). */
-function keySubject(key: string): string {
-  return `$KV.${CHECKPOINT_BUCKET}.${key}`;
 }
 
 type Found = { record: CheckpointRecord; revision: number } | undefined;
@@ -68,8 +63,9 @@ type Found = { record: CheckpointRecord; revision: number } | undefined;
  * answers with the stored message, its sequence (the revision) in `Nats-Sequence`, a delete or
  * purge marked by `KV-Operation`, or a 404 status when there is none.
  */
-async function directGet(requests: JetStreamRequests, key: string): Promise<Found> {
-  const reply = await requests.request(`$JS.API.DIRECT.GET.${CHECKPOINT_STREAM}.${keySubject(key)}`, EMPTY);
+async function directGet(requests: JetStreamRequests, names: NatsNames, key: string): Promise<Found> {
+  const subject = `$JS.API.DIRECT.GET.${names.checkpointStream}.${names.checkpointKeySubject(key)}`;
+  const reply = await requests.request(subject, EMPTY);
   const headers = reply.headers;
   const status = headers?.code ?? 0;
   if (status === 404) return undefined;
@@ -84,8 +80,8 @@ async function directGet(requests: JetStreamRequests, key: string): Promise<Foun
 }
 
 /** The same, asked of the bucket's stream leader (a replica of a replicated bucket may lag). */
-async function leaderGet(requests: JetStreamRequests, key: string): Promise<Found> {
-  const found = await lastMessageOn(requests, CHECKPOINT_STREAM, keySubject(key));
+async function leaderGet(requests: JetStreamRequests, names: NatsNames, key: string): Promise<Found> {
+  const found = await lastMessageOn(requests, names.checkpointStream, names.checkpointKeySubject(key));
   if (found === undefined || isDeleted(found.headers.get('KV-Operation'))) return undefined;
   return { record: decodeJson<CheckpointRecord>(found.data), revision: found.seq };
 }

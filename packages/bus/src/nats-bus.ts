@@ -15,7 +15,7 @@ import { replicasOf, retentionOf, setUpNats } from './nats-streams.js';
 import { subscribeEvents } from './nats-subscribe.js';
 import { createNatsTimerQueue } from './nats-timer-queue.js';
 import { type RetryOptions, retryTransient } from './retry.js';
-import { CHECKPOINT_STREAM, CLAIMS_STREAM, DEAD_STREAM, EVENTS_STREAM, JOBS_STREAM } from './subjects.js';
+import { natsNames } from './subjects.js';
 
 export type { NatsBusOptions } from './nats-setup.js';
 
@@ -42,6 +42,8 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
   // Bad values fail here, not in the background.
   replicasOf(options);
   retentionOf(options);
+  const names = natsNames(options.prefix);
+  const { checkpointStream, claimsStream, deadStream, eventsStream, jobsStream } = names;
   const unavailableAfterMs = unavailableAfterOf(options);
   const sealer = createPayloadSealer(options.codec); // and so does a bad payload key
   let closed = false;
@@ -69,7 +71,7 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
       void connection.close();
       throw new Error('natsBus was closed before it connected');
     }
-    return setUpNats(connection, options, retry.isClosed);
+    return setUpNats(connection, options, retry.isClosed, names);
   });
   let setUp: NatsResources | undefined;
   let setUpFailure: unknown;
@@ -110,7 +112,7 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
 
     deploymentId() {
       if (deployment === undefined) {
-        const reading = bounded(CHECKPOINT_STREAM, 'deploymentId', () =>
+        const reading = bounded(checkpointStream, 'deploymentId', () =>
           ready.then((resources) => readDeploymentId(resources, callerRetry)),
         );
         deployment = reading;
@@ -122,14 +124,13 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
     },
 
     async publish(event) {
-      await bounded(EVENTS_STREAM, 'publish', async () => {
-        const { requests } = await ready;
-        await publishEvent(requests, event, callerRetry, keys, sealer);
+      await bounded(eventsStream, 'publish', async () => {
+        await publishEvent(await ready, event, callerRetry, keys, sealer);
       });
       // Completed: its checkpoint (there is one only if it paused, so only if a later run resumed
       // it) is resumed for good, and removed so finished generations leave nothing in the bucket.
       if (event.event === 'completed' && event.run !== 'start') {
-        await bounded(CHECKPOINT_STREAM, 'checkpoints.remove', () => checkpoints.remove(event.generation_id)).catch(
+        await bounded(checkpointStream, 'checkpoints.remove', () => checkpoints.remove(event.generation_id)).catch(
           (error: unknown) => onError(error, `removing the checkpoint of completed generation ${event.generation_id}`),
         );
       }
@@ -137,7 +138,7 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
 
     events(generationId, eventOptions) {
       // A read is idempotent: while the server is away it waits and tries again, up to the bound.
-      return bounded(EVENTS_STREAM, 'events', async () => {
+      return bounded(eventsStream, 'events', async () => {
         const resources = await ready;
         return retryTransient(
           () => readEvents(resources, generationId, trust, sealer, eventOptions?.everyEpoch === true),
@@ -150,9 +151,8 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
       // A subscription is made locally (nats.js buffers it while disconnected): its success proves
       // nothing of the connection, so it is its own part.
       return bounded('subscribe', 'subscribe', async () => {
-        const { connection } = await ready;
         return subscribeEvents(
-          connection,
+          await ready,
           toEventFilter(filter),
           handler,
           (error, event) => onError(error, `subscriber of ${event.event} ${event.id}`),
@@ -164,21 +164,21 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
 
     checkpoints: {
       save: (generationId, record) =>
-        bounded(CHECKPOINT_STREAM, 'checkpoints.save', () => checkpoints.save(generationId, record)),
-      load: (generationId) => bounded(CHECKPOINT_STREAM, 'checkpoints.load', () => checkpoints.load(generationId)),
+        bounded(checkpointStream, 'checkpoints.save', () => checkpoints.save(generationId, record)),
+      load: (generationId) => bounded(checkpointStream, 'checkpoints.load', () => checkpoints.load(generationId)),
     },
 
     claims: {
-      read: (generationId, slot) => bounded(CLAIMS_STREAM, 'claims.read', () => claims.read(generationId, slot)),
+      read: (generationId, slot) => bounded(claimsStream, 'claims.read', () => claims.read(generationId, slot)),
       write: (generationId, slot, record) =>
-        bounded(CLAIMS_STREAM, 'claims.write', () => claims.write(generationId, slot, record)),
+        bounded(claimsStream, 'claims.write', () => claims.write(generationId, slot, record)),
     },
 
     jobs: {
-      enqueue: (queue, job, headers) => bounded(JOBS_STREAM, 'jobs.enqueue', () => jobs.enqueue(queue, job, headers)),
+      enqueue: (queue, job, headers) => bounded(jobsStream, 'jobs.enqueue', () => jobs.enqueue(queue, job, headers)),
       // A consumer waits for NATS for as long as it runs: a worker outlives any outage.
       consume: (queue, handler, consumeOptions) => jobs.consume(queue, handler, consumeOptions),
-      deadLetters: (queue) => bounded(DEAD_STREAM, 'jobs.deadLetters', () => jobs.deadLetters(queue)),
+      deadLetters: (queue) => bounded(deadStream, 'jobs.deadLetters', () => jobs.deadLetters(queue)),
     },
 
     async health() {

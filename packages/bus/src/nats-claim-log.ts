@@ -7,7 +7,7 @@ import { type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { type RetryOptions, retryTransient, SUBJECT_FULL } from './retry.js';
 import { lastMessageOn } from './stream-message-get.js';
-import { CLAIMS_STREAM, claimSubject } from './subjects.js';
+import type { NatsNames } from './subjects.js';
 
 /**
  * The claim log on JetStream: one subject per slot, `interlude.claims.<generation_id>.<slot>`, in
@@ -20,21 +20,21 @@ import { CLAIMS_STREAM, claimSubject } from './subjects.js';
  * error of a failure are sealed; kinds, holders, epochs and tool names stay readable.
  */
 export function createNatsClaimLog(
-  resources: () => Promise<{ requests: JetStreamRequests }>,
+  resources: () => Promise<{ requests: JetStreamRequests; names: NatsNames }>,
   retry: RetryOptions,
   sealer: PayloadSealer,
 ): ClaimLog {
   const read = async (generationId: string, slot: ClaimSlot) => {
-    const { requests } = await resources();
-    const subject = claimSubject(generationId, slot);
-    const found = await retryTransient(() => lastMessageOn(requests, CLAIMS_STREAM, subject), retry);
+    const { requests, names } = await resources();
+    const subject = names.claimSubject(generationId, slot);
+    const found = await retryTransient(() => lastMessageOn(requests, names.claimsStream, subject), retry);
     return found === undefined ? undefined : openClaim(sealer, generationId, slot, decodeJson<ClaimRecord>(found.data));
   };
   return {
     read,
     async write(generationId, slot, record) {
-      const { requests } = await resources();
-      const subject = claimSubject(generationId, slot);
+      const { requests, names } = await resources();
+      const subject = names.claimSubject(generationId, slot);
       const headers = createHeaders();
       headers.set(MSG_ID_HEADER, `claim:${generationId}:${slot}:${record.holder}`);
       const data = encodeJson(sealClaim(sealer, generationId, slot, record));

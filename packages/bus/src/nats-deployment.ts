@@ -4,7 +4,7 @@ import { headers as createHeaders } from '@nats-io/transport-node';
 import { EXPECTED_LAST_SUBJECT_SEQUENCE_HEADER, type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { type RetryOptions, retryTransient } from './retry.js';
-import { CHECKPOINT_BUCKET, CHECKPOINT_STREAM } from './subjects.js';
+import type { NatsNames } from './subjects.js';
 
 /** The checkpoint bucket's key that names the deployment (not a generation id: those start `gen_`). */
 export const DEPLOYMENT_KEY = 'interlude-deployment';
@@ -18,12 +18,12 @@ export const DEPLOYMENT_KEY = 'interlude-deployment';
  * stored, and each reads that one back.
  */
 export async function readDeploymentId(
-  resources: { manager: JetStreamManager; requests: JetStreamRequests },
+  resources: { manager: JetStreamManager; requests: JetStreamRequests; names: NatsNames },
   retry: RetryOptions,
 ): Promise<string> {
-  const { manager, requests } = resources;
-  const stream = CHECKPOINT_STREAM;
-  const subject = `$KV.${CHECKPOINT_BUCKET}.${DEPLOYMENT_KEY}`;
+  const { manager, requests, names } = resources;
+  const stream = names.checkpointStream;
+  const subject = names.checkpointKeySubject(DEPLOYMENT_KEY);
   const read = async () => {
     const stored = await retryTransient(() => manager.streams.getMessage(stream, { last_by_subj: subject }), retry);
     if (stored === null) return undefined;

@@ -10,7 +10,7 @@ import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { type ReadMessage, readSubject } from './read-subject.js';
 import { type RetryOptions, retryTransient } from './retry.js';
-import { EVENTS_STREAM, eventSubject, generationSubject } from './subjects.js';
+import type { NatsNames } from './subjects.js';
 
 /**
  * The bus's keys (undefined: it signs and checks nothing), and where it reports what it dropped:
@@ -31,13 +31,13 @@ export interface EventTrust {
  * replayed by a redelivered job, is stored once.
  */
 export async function publishEvent(
-  requests: JetStreamRequests,
+  { requests, names }: { requests: JetStreamRequests; names: NatsNames },
   event: GenerationEvent,
   retry: RetryOptions,
   keys: CheckpointKeys | undefined,
   sealer: PayloadSealer,
 ) {
-  const subject = eventSubject(event);
+  const subject = names.eventSubject(event);
   const data = encodeJson(sealEvent(sealer, event));
   const headers = eventHeaders(event, data, keys);
   await retryTransient(() => requests.publish(subject, data, headers), retry);
@@ -54,7 +54,7 @@ export async function publishEvent(
  * reads as `[]`, like a generation never seen.
  */
 export async function readEvents(
-  resources: { client: JetStreamClient; manager: JetStreamManager; requests: JetStreamRequests },
+  resources: { client: JetStreamClient; manager: JetStreamManager; requests: JetStreamRequests; names: NatsNames },
   generationId: string,
   trust: EventTrust,
   sealer: PayloadSealer,
@@ -65,10 +65,11 @@ export async function readEvents(
   const stored = await readSubject(
     resources.client,
     resources.requests,
-    EVENTS_STREAM,
-    generationSubject(generationId),
+    resources.names.eventsStream,
+    resources.names.generationSubject(generationId),
   );
-  if (await startExpired(resources.manager, stored)) throw new EventsExpiredError(generationId, stored.length);
+  if (await startExpired(resources.manager, resources.names.eventsStream, stored))
+    throw new EventsExpiredError(generationId, stored.length);
   for (const message of stored) {
     const refusal = eventRefusal(message.data, message.headers, keys, message.subject);
     if (refusal !== undefined) {
@@ -76,7 +77,7 @@ export async function readEvents(
       continue;
     }
     const event = decodeJson<GenerationEvent>(message.data);
-    const misplaced = misplacedEvent(event, message.subject);
+    const misplaced = misplacedEvent(event, message.subject, resources.names);
     if (misplaced !== undefined) {
       trust.onRefused(misplaced);
       continue;
@@ -93,9 +94,13 @@ export async function readEvents(
  * without one, in a stream whose head has been removed, lost its start to them. (A log written
  * without a `started`, as a bus's own tests write them, in a stream that lost nothing, is read as it is.)
  */
-async function startExpired(manager: JetStreamManager, stored: readonly ReadMessage[]): Promise<boolean> {
+async function startExpired(
+  manager: JetStreamManager,
+  stream: string,
+  stored: readonly ReadMessage[],
+): Promise<boolean> {
   if (stored.length === 0 || stored.some((message) => message.subject.endsWith('.started'))) return false;
-  const info = await manager.streams.info(EVENTS_STREAM);
+  const info = await manager.streams.info(stream);
   return info.state.first_seq > 1;
 }
 

@@ -6,7 +6,7 @@ import type { JetStreamRequests } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { type RetryOptions, retryTransient } from './retry.js';
 import { purgeSubject } from './stream-message-get.js';
-import { assertSubjectToken, PENDING_BUCKET, PENDING_STREAM } from './subjects.js';
+import { assertSubjectToken, type NatsNames } from './subjects.js';
 
 /**
  * The pending index in the KV bucket `interlude_pending`, one key per paused generation, its
@@ -17,7 +17,7 @@ import { assertSubjectToken, PENDING_BUCKET, PENDING_STREAM } from './subjects.j
  * pending view reads questions only from the verified checkpoint.
  */
 export function createNatsPendingIndex(
-  resources: () => Promise<{ pending: KV; requests: JetStreamRequests }>,
+  resources: () => Promise<{ pending: KV; requests: JetStreamRequests; names: NatsNames }>,
   retry: RetryOptions,
   sealer: PayloadSealer,
   onError: (error: unknown, context: string) => void,
@@ -32,9 +32,9 @@ export function createNatsPendingIndex(
     // A purge of the key's subject, not a delete: a delete leaves a marker per generation for
     // good, and the bucket would grow with every generation that ever paused.
     async remove(generationId) {
-      const { requests } = await resources();
+      const { requests, names } = await resources();
       const key = assertSubjectToken('generation id', generationId);
-      await retryTransient(() => purgeSubject(requests, PENDING_STREAM, `$KV.${PENDING_BUCKET}.${key}`), retry);
+      await retryTransient(() => purgeSubject(requests, names.pendingStream, names.pendingKeySubject(key)), retry);
     },
     async list(filter = {}) {
       const { pending } = await resources();

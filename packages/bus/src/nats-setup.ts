@@ -9,6 +9,7 @@ import type { JetStreamRequests } from './jetstream-requests.js';
 import { type NatsAuthOptions, splitServerCredentials, withoutCredentials } from './nats-connection-options.js';
 import { checkServerSupport } from './nats-server-support.js';
 import { isTransientNatsError } from './retry.js';
+import type { NatsNames } from './subjects.js';
 import { probeTlsRefusal } from './tls-probe.js';
 
 /**
@@ -25,6 +26,13 @@ export interface NatsBusOptions extends NatsAuthOptions {
   servers: string | string[];
   /** Connection name shown by the server's monitoring. */
   name?: string;
+  /**
+   * Puts every stream, bucket, subject and consumer of the bus under this name (`acme`:
+   * `acme_INTERLUDE_EVENTS`, `acme.interlude.gen.…`, `acme_interlude_checkpoints`), and with them
+   * the deployment id, so deployments with different prefixes share a NATS and nothing else. 1 to
+   * 32 letters, digits, `_` or `-`. Default: none (`INTERLUDE_PREFIX` for interlude-worker).
+   */
+  prefix?: string;
   /** How long a JetStream request waits for its answer before it is retried. Default 5 s. */
   requestTimeoutMs?: number;
   /** How long a publish's message id is remembered for deduplication. Default 1 h. */
@@ -105,6 +113,8 @@ export interface NatsResources {
   checkpointsDirect: boolean;
   /** Copies the streams and the bucket are kept in. */
   replicas: number;
+  /** The bus's names on NATS, from its `prefix`. */
+  names: NatsNames;
 }
 
 /**

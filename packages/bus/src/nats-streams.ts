@@ -7,22 +7,7 @@ import type { NatsBusOptions, NatsResources } from './nats-setup.js';
 import { type RetryOptions, retryTransient } from './retry.js';
 import { StreamConfigError, type StreamDifference } from './stream-config-error.js';
 import { ensureStream, streamInfo, type WantedStream } from './stream-settings.js';
-import {
-  CHECKPOINT_BUCKET,
-  CHECKPOINT_STREAM,
-  CLAIMS_STREAM,
-  CLAIMS_SUBJECT_ROOT,
-  DEAD_STREAM,
-  DEAD_SUBJECT_ROOT,
-  EVENTS_STREAM,
-  EVENTS_SUBJECT_ROOT,
-  JOBS_STREAM,
-  JOBS_SUBJECT_ROOT,
-  PENDING_BUCKET,
-  PENDING_STREAM,
-  TIMERS_STREAM,
-  TIMERS_SUBJECT_ROOT,
-} from './subjects.js';
+import type { NatsNames } from './subjects.js';
 
 /** A day, for the limits' defaults. */
 const DAY_MS = 24 * 60 * 60 * 1_000;
@@ -46,18 +31,19 @@ export async function setUpNats(
   connection: NatsConnection,
   options: NatsBusOptions,
   isClosed: () => boolean,
+  names: NatsNames,
 ): Promise<NatsResources> {
   const timeout = options.requestTimeoutMs ?? 5_000;
   const retry: RetryOptions = { isClosed };
   const manager = await retryTransient(() => jetstreamManager(connection, { timeout }), retry);
-  const existing = await streamInfo(manager, EVENTS_STREAM, retry);
+  const existing = await streamInfo(manager, names.eventsStream, retry);
   const replicas = replicasOf(options) ?? existing?.config.num_replicas ?? defaultReplicas(connection.info ?? {});
   const duplicateWindow = nanos(options.duplicateWindowMs ?? 60 * 60 * 1_000);
   const limits = retentionOf(options);
   const wanted: WantedStream[] = [
     {
-      name: EVENTS_STREAM,
-      subjects: [`${EVENTS_SUBJECT_ROOT}.>`],
+      name: names.eventsStream,
+      subjects: [`${names.eventsSubjectRoot}.>`],
       storage: StorageType.File,
       retention: RetentionPolicy.Limits,
       duplicate_window: duplicateWindow,
@@ -66,8 +52,8 @@ export async function setUpNats(
       num_replicas: replicas,
     },
     {
-      name: JOBS_STREAM,
-      subjects: [`${JOBS_SUBJECT_ROOT}.>`],
+      name: names.jobsStream,
+      subjects: [`${names.jobsSubjectRoot}.>`],
       storage: StorageType.File,
       retention: RetentionPolicy.Workqueue,
       duplicate_window: duplicateWindow,
@@ -77,8 +63,8 @@ export async function setUpNats(
     // stream leader in log order (JetStream error 10077), on every nats-server from 2.9 on. Kept
     // without limits: a claim is what refuses a second resume of a checkpoint, for good.
     {
-      name: CLAIMS_STREAM,
-      subjects: [`${CLAIMS_SUBJECT_ROOT}.>`],
+      name: names.claimsStream,
+      subjects: [`${names.claimsSubjectRoot}.>`],
       storage: StorageType.File,
       retention: RetentionPolicy.Limits,
       max_msgs_per_subject: 1,
@@ -88,8 +74,8 @@ export async function setUpNats(
       num_replicas: replicas,
     },
     {
-      name: DEAD_STREAM,
-      subjects: [`${DEAD_SUBJECT_ROOT}.>`],
+      name: names.deadStream,
+      subjects: [`${names.deadSubjectRoot}.>`],
       storage: StorageType.File,
       retention: RetentionPolicy.Limits,
       duplicate_window: duplicateWindow,
@@ -99,8 +85,8 @@ export async function setUpNats(
     },
     // Deadlines: each held until a worker meets it, then acknowledged away.
     {
-      name: TIMERS_STREAM,
-      subjects: [`${TIMERS_SUBJECT_ROOT}.>`],
+      name: names.timersStream,
+      subjects: [`${names.timersSubjectRoot}.>`],
       storage: StorageType.File,
       retention: RetentionPolicy.Workqueue,
       duplicate_window: duplicateWindow,
@@ -110,12 +96,12 @@ export async function setUpNats(
   const update = options.updateStreams === true;
   const differences: StreamDifference[] = [];
   for (const stream of wanted) {
-    const stored = stream.name === EVENTS_STREAM ? existing : undefined;
+    const stored = stream.name === names.eventsStream ? existing : undefined;
     differences.push(...(await ensureStream(manager, stream, { retry, update, stored })));
   }
   // The buckets are made by nats.js (their streams have KV's own settings); only what the bus
   // decides is checked: their replicas, and one value kept per key.
-  for (const name of [CHECKPOINT_STREAM, PENDING_STREAM]) {
+  for (const name of [names.checkpointStream, names.pendingStream]) {
     const bucketStream: WantedStream = { name, num_replicas: replicas, max_msgs_per_subject: 1 };
     const bucketStored = await streamInfo(manager, name, retry);
     if (bucketStored !== undefined) {
@@ -130,10 +116,13 @@ export async function setUpNats(
   }
   const client = jetstream(connection, { timeout });
   const checkpoints = await retryTransient(
-    () => new Kvm(client).create(CHECKPOINT_BUCKET, { history: 1, replicas }),
+    () => new Kvm(client).create(names.checkpointBucket, { history: 1, replicas }),
     retry,
   );
-  const pending = await retryTransient(() => new Kvm(client).create(PENDING_BUCKET, { history: 1, replicas }), retry);
+  const pending = await retryTransient(
+    () => new Kvm(client).create(names.pendingBucket, { history: 1, replicas }),
+    retry,
+  );
   const status = await retryTransient(() => checkpoints.status(), retry);
   const config = status.streamInfo.config;
   return {
@@ -145,6 +134,7 @@ export async function setUpNats(
     pending,
     checkpointsDirect: config.allow_direct === true && config.num_replicas === 1,
     replicas,
+    names,
   };
 }
 

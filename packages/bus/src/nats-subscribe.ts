@@ -7,7 +7,7 @@ import { openEvent } from './codec/sealed-records.js';
 import { eventRefusal, misplacedEvent } from './event-signature.js';
 import { decodeJson } from './json-codec.js';
 import type { EventTrust } from './nats-event-log.js';
-import { filterSubjects } from './subjects.js';
+import type { NatsNames } from './subjects.js';
 
 /** How many recent event ids a subscription remembers to drop a retried publish it saw already. */
 const REMEMBERED_IDS = 1_000;
@@ -20,7 +20,7 @@ const REMEMBERED_IDS = 1_000;
  * throws or rejects is reported through `onHandlerError` and does not stop the subscription.
  */
 export async function subscribeEvents(
-  connection: NatsConnection,
+  { connection, names }: { connection: NatsConnection; names: NatsNames },
   filter: EventFilter,
   handler: EventHandler,
   onHandlerError: (error: unknown, event: GenerationEvent) => void,
@@ -36,7 +36,7 @@ export async function subscribeEvents(
       .then(() => handler(event))
       .catch((error: unknown) => onHandlerError(error, event));
   };
-  const subscriptions = filterSubjects(filter).map((subject) =>
+  const subscriptions = names.filterSubjects(filter).map((subject) =>
     connection.subscribe(subject, {
       callback: (error, message) => {
         if (error !== null) return;
@@ -53,7 +53,7 @@ export async function subscribeEvents(
           trust.onUnreadable(error, message.subject);
           return;
         }
-        const misplaced = misplacedEvent(event, message.subject);
+        const misplaced = misplacedEvent(event, message.subject, names);
         if (misplaced !== undefined) {
           trust.onRefused(misplaced);
           return;

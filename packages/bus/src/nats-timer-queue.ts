@@ -4,7 +4,7 @@ import { headers as createHeaders, nanos } from '@nats-io/transport-node';
 import { type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { type RetryOptions, retryTransient } from './retry.js';
-import { TIMERS_STREAM, TIMERS_SUBJECT_ROOT, timerConsumerName, timerSubject } from './subjects.js';
+import type { NatsNames } from './subjects.js';
 
 /** A timer whose handler failed is offered again this much later. */
 const RETRY_DELAY_MS = 5_000;
@@ -23,17 +23,22 @@ const LONGEST_WAIT_MS = 60 * 60 * 1_000;
  * five seconds later.
  */
 export function createNatsTimerQueue(
-  resources: () => Promise<{ requests: JetStreamRequests; client: JetStreamClient; manager: JetStreamManager }>,
+  resources: () => Promise<{
+    requests: JetStreamRequests;
+    client: JetStreamClient;
+    manager: JetStreamManager;
+    names: NatsNames;
+  }>,
   ackWaitMs: number,
   retry: RetryOptions,
   onError: (error: unknown, context: string) => void,
 ): TimerQueue {
   return {
     async schedule(timer) {
-      const { requests } = await resources();
+      const { requests, names } = await resources();
       const headers = createHeaders();
       headers.set(MSG_ID_HEADER, `${timer.generation_id}:${timer.claim_slot}`);
-      const subject = timerSubject(timer.agent, timer.generation_id);
+      const subject = names.timerSubject(timer.agent, timer.generation_id);
       await retryTransient(() => requests.publish(subject, encodeJson(timer), headers), retry);
     },
 
@@ -53,17 +58,18 @@ export function createNatsTimerQueue(
   };
 
   /** The agent's durable consumer, made, or updated when it has another ack wait. */
-  async function ensureTimerConsumer(manager: JetStreamManager, agent: string): Promise<void> {
-    const durable = timerConsumerName(agent);
+  async function ensureTimerConsumer(manager: JetStreamManager, names: NatsNames, agent: string): Promise<void> {
+    const durable = names.timerConsumerName(agent);
+    const stream = names.timersStream;
     const wanted = { ack_wait: nanos(ackWaitMs), max_deliver: -1 };
     try {
-      const info = await manager.consumers.info(TIMERS_STREAM, durable);
-      if (info.config.ack_wait !== wanted.ack_wait) await manager.consumers.update(TIMERS_STREAM, durable, wanted);
+      const info = await manager.consumers.info(stream, durable);
+      if (info.config.ack_wait !== wanted.ack_wait) await manager.consumers.update(stream, durable, wanted);
     } catch (error) {
       if (!(error instanceof Error) || error.name !== 'ConsumerNotFoundError') throw error;
-      await manager.consumers.add(TIMERS_STREAM, {
+      await manager.consumers.add(stream, {
         durable_name: durable,
-        filter_subject: `${TIMERS_SUBJECT_ROOT}.${agent}.*`,
+        filter_subject: `${names.timersSubjectRoot}.${agent}.*`,
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
         // Timers put back until due stay outstanding: room for many.
@@ -74,10 +80,10 @@ export function createNatsTimerQueue(
   }
 
   async function consumeAgent(agent: string, handler: (timer: InputTimer) => Promise<void>) {
-    const { client, manager } = await resources();
-    const durable = timerConsumerName(agent);
-    await retryTransient(() => ensureTimerConsumer(manager, agent), retry);
-    const consumer = await client.consumers.get(TIMERS_STREAM, durable);
+    const { client, manager, names } = await resources();
+    const durable = names.timerConsumerName(agent);
+    await retryTransient(() => ensureTimerConsumer(manager, names, agent), retry);
+    const consumer = await client.consumers.get(names.timersStream, durable);
     const messages = await consumer.consume({ max_messages: 100 });
     const inFlight = new Set<Promise<void>>();
     const running = (async () => {

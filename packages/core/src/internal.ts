@@ -77,6 +77,12 @@ export type {
 export type { ToolApprovalRule } from './tool/approval-rule.js';
 export type { ToolDefinition } from './tool/tool.js';
 export { isToolset } from './tool/toolset.js';
+export {
+  type AnswerTokenClaims,
+  answerDigestOf,
+  signAnswerToken,
+  verifyAnswerToken,
+} from './trust/answer-token.js';
 export { canonicalJson } from './trust/canonical-json.js';
 export {
   type CheckpointKeys,
@@ -88,4 +94,10 @@ export {
 } from './trust/checkpoint-keys.js';
 export { CHECKPOINT_KEY_VARIABLE } from './trust/runtime-keys.js';
 export { signJob, verifyJob } from './trust/sign-job.js';
+export {
+  type AnswerTokenOptions,
+  answerTokensOf,
+  authorizeAnswers,
+  DEFAULT_ANSWER_TOKEN_TTL_MS,
+} from './waiting/answer-tokens.js';
 export { expiryJobFor, meetDeadline } from './waiting/meet-deadline.js';

@@ -20,6 +20,7 @@ describe('tool content', () => {
   it('is left out by default', () => {
     const attributes = runOneTool(undefined, { refunded: 30 });
     expect(Object.keys(attributes).sort()).toEqual([
+      'gen_ai.conversation.id',
       'gen_ai.operation.name',
       'gen_ai.tool.call.id',
       'gen_ai.tool.name',

@@ -42,6 +42,7 @@ describe('a generation paused and resumed', () => {
         attributes: {
           'gen_ai.operation.name': 'invoke_agent',
           'gen_ai.agent.name': 'support',
+          'gen_ai.conversation.id': 'gen_1',
           'interlude.action': 'handle',
           'interlude.generation_id': 'gen_1',
           'interlude.outcome': 'awaiting_input',
@@ -57,6 +58,7 @@ describe('a generation paused and resumed', () => {
             kind: 'CLIENT',
             attributes: {
               'gen_ai.operation.name': 'chat',
+              'gen_ai.conversation.id': 'gen_1',
               'gen_ai.provider.name': 'anthropic',
               'gen_ai.request.model': 'claude-sonnet-4-5',
               'interlude.provider.api': 'anthropic.messages',
@@ -79,6 +81,7 @@ describe('a generation paused and resumed', () => {
             kind: 'INTERNAL',
             attributes: {
               'gen_ai.operation.name': 'execute_tool',
+              'gen_ai.conversation.id': 'gen_1',
               'gen_ai.tool.name': 'lookup_order',
               'gen_ai.tool.call.id': 'call_1',
             },
@@ -92,6 +95,7 @@ describe('a generation paused and resumed', () => {
             kind: 'INTERNAL',
             attributes: {
               'gen_ai.operation.name': 'execute_tool',
+              'gen_ai.conversation.id': 'gen_1',
               'gen_ai.tool.name': 'issue_refund',
               'gen_ai.tool.call.id': 'call_2',
               'agent.awaiting_input': true,
@@ -137,6 +141,30 @@ describe('a generation paused and resumed', () => {
     expect(root!.attributes).not.toHaveProperty('agent.awaiting_input');
     expect(root!.children[0]!.attributes).not.toHaveProperty('agent.awaiting_input');
     expect(root!.children[1]!.attributes['gen_ai.response.finish_reasons']).toEqual(['end_turn']);
+  });
+
+  it("carries the app's conversation id on every span of both runs, and a delegation joins it", () => {
+    const first = telemetry.startGeneration({ ...refund, conversationId: 'ticket-42' });
+    first.startModelCall(modelCall).end({ finishReason: 'tool-calls' });
+    const delegation = first.startToolCall({ toolName: 'billing_refund', toolCallId: 'call_9', arguments: {} });
+    delegation.runInContext(() => {
+      const inner = telemetry.startGeneration({ ...refund, agent: 'billing', generationId: 'gen_2' });
+      inner.startModelCall(modelCall).end({ finishReason: 'stop' });
+      inner.end({ status: 'completed' });
+    });
+    delegation.end({ awaitingInput: true });
+    first.end({ status: 'awaiting_input' });
+    const second = telemetry.startGeneration({
+      ...refund,
+      conversationId: 'ticket-42',
+      resumed: true,
+      linkedTraceparent: first.traceparent,
+    });
+    second.startModelCall(modelCall).end({ finishReason: 'stop' });
+    second.end({ status: 'completed' });
+    const spans = tracing.finishedSpans();
+    expect(spans).toHaveLength(7);
+    for (const span of spans) expect(span.attributes['gen_ai.conversation.id']).toBe('ticket-42');
   });
 
   it('ignores a checkpoint traceparent it cannot read instead of failing the resume', () => {

@@ -19,6 +19,7 @@ import {
 } from '@opentelemetry/api';
 import { currentContext, runWithContext } from './active-context.js';
 import type { ChildSpan } from './child-span.js';
+import { conversationIn, withConversation } from './conversation-context.js';
 import { ModelCallSpan, type ModelCallStart } from './model-call-span.js';
 import { recordFailure } from './record-failure.js';
 import { scrubbingSaw, warnUnscrubbedSpans } from './secret-scrubbing-processor.js';
@@ -26,6 +27,7 @@ import {
   ATTR_AGENT_AWAITING_INPUT,
   ATTR_AGENT_INPUT_EXPIRES_AT,
   ATTR_GEN_AI_AGENT_NAME,
+  ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_INTERLUDE_ACTION,
   ATTR_INTERLUDE_GENERATION_ID,
@@ -53,6 +55,8 @@ export interface SpanSettings {
 export class GenerationSpan implements GenerationTrace {
   readonly #settings: SpanSettings;
   readonly #span: Span;
+  /** What every span of this run carries (`gen_ai.conversation.id`). */
+  readonly #shared: Attributes;
   readonly #context: Context;
   readonly #openChildren = new Set<ChildSpan>();
   readonly #secrets: GenerationTraceInfo['secrets'];
@@ -62,10 +66,16 @@ export class GenerationSpan implements GenerationTrace {
 
   constructor(settings: SpanSettings, info: GenerationTraceInfo) {
     const parentContext = parentContextFor(info);
+    const conversationId = info.conversationId ?? conversationIn(parentContext) ?? info.generationId;
     this.#settings = settings;
+    this.#shared = { [ATTR_GEN_AI_CONVERSATION_ID]: conversationId };
     this.#span = settings.tracer.startSpan(
       `${GEN_AI_OPERATION_INVOKE_AGENT} ${info.agent}`,
-      { kind: SpanKind.INTERNAL, attributes: rootAttributes(info), links: linksFor(info) },
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: { ...rootAttributes(info), ...this.#shared },
+        links: linksFor(info),
+      },
       parentContext,
     );
     this.#secrets = info.secrets;
@@ -73,7 +83,10 @@ export class GenerationSpan implements GenerationTrace {
     this.#scrubbedOnExport = !this.#span.isRecording() || scrubbingSaw(this.#span);
     // The root starts in its caller's context; its own secrets join what the processor noted.
     if (info.secrets !== undefined) rememberSecrets(this.#span, [info.secrets]);
-    this.#context = withSecrets(trace.setSpan(parentContext, this.#span), info.secrets);
+    this.#context = withConversation(
+      withSecrets(trace.setSpan(parentContext, this.#span), info.secrets),
+      conversationId,
+    );
   }
 
   get traceparent(): string | undefined {
@@ -86,12 +99,15 @@ export class GenerationSpan implements GenerationTrace {
   }
 
   startModelCall(info: ModelCallStart): ModelCallTrace {
-    return this.#track(new ModelCallSpan(this.#settings.tracer, this.#context, info, this.#forget));
+    const { tracer } = this.#settings;
+    return this.#track(new ModelCallSpan(tracer, this.#context, info, this.#shared, this.#forget));
   }
 
   startToolCall(info: ToolCallStart): ToolCallTrace {
     const { tracer, captureContent } = this.#settings;
-    return this.#track(new ToolCallSpan(tracer, this.#context, info, captureContent, this.#forget));
+    return this.#track(
+      new ToolCallSpan(tracer, this.#context, info, { captureContent, shared: this.#shared }, this.#forget),
+    );
   }
 
   /** Ends the root, after ending any call span core left open, so nothing outlives the run. */

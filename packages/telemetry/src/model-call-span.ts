@@ -32,7 +32,13 @@ type ModelCallEnd = Parameters<ModelCallTrace['end']>[0];
  * API; the SDK's own HTTP span (when instrumented) nests under it through `runInContext`.
  */
 export class ModelCallSpan extends ChildSpan implements ModelCallTrace {
-  constructor(tracer: Tracer, parentContext: Context, info: ModelCallStart, onEnd: (child: ChildSpan) => void) {
+  constructor(
+    tracer: Tracer,
+    parentContext: Context,
+    info: ModelCallStart,
+    shared: Attributes,
+    onEnd: (child: ChildSpan) => void,
+  ) {
     const span = tracer.startSpan(
       `${GEN_AI_OPERATION_CHAT} ${info.model}`,
       {
@@ -42,6 +48,7 @@ export class ModelCallSpan extends ChildSpan implements ModelCallTrace {
           [ATTR_GEN_AI_PROVIDER_NAME]: info.service,
           [ATTR_GEN_AI_REQUEST_MODEL]: info.model,
           [ATTR_INTERLUDE_PROVIDER_API]: info.provider,
+          ...shared,
         },
       },
       parentContext,

@@ -12,6 +12,12 @@
 /** `invoke_agent`, `chat` or `execute_tool`. */
 export const ATTR_GEN_AI_OPERATION_NAME = 'gen_ai.operation.name';
 export const ATTR_GEN_AI_AGENT_NAME = 'gen_ai.agent.name';
+/**
+ * On every span of a generation, in every run and process: the agent's `conversationId(params)`,
+ * the enclosing generation's (a delegation), or the generation id. What groups the two halves of
+ * a paused generation in a backend that keeps no span links.
+ */
+export const ATTR_GEN_AI_CONVERSATION_ID = 'gen_ai.conversation.id';
 /** The API vendor (`anthropic`, `openai`): core's `service`. */
 export const ATTR_GEN_AI_PROVIDER_NAME = 'gen_ai.provider.name';
 export const ATTR_GEN_AI_REQUEST_MODEL = 'gen_ai.request.model';

@@ -1,5 +1,5 @@
 import type { ToolCallTrace } from '@interlude/core/internal';
-import { type Context, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { type Attributes, type Context, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { ChildSpan } from './child-span.js';
 import { toContentAttribute } from './content-attribute.js';
 import {
@@ -35,7 +35,7 @@ export class ToolCallSpan extends ChildSpan implements ToolCallTrace {
     tracer: Tracer,
     parentContext: Context,
     info: ToolCallStart,
-    captureContent: boolean,
+    { captureContent, shared }: { captureContent: boolean; shared: Attributes },
     onEnd: (child: ChildSpan) => void,
   ) {
     const argumentsAttribute = captureContent ? toContentAttribute(info.arguments) : undefined;
@@ -47,6 +47,7 @@ export class ToolCallSpan extends ChildSpan implements ToolCallTrace {
           [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_EXECUTE_TOOL,
           [ATTR_GEN_AI_TOOL_NAME]: info.toolName,
           [ATTR_GEN_AI_TOOL_CALL_ID]: info.toolCallId,
+          ...shared,
           ...(argumentsAttribute === undefined ? {} : { [ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]: argumentsAttribute }),
         },
       },

@@ -1,4 +1,5 @@
 import type { GenerationEvent } from '@interlude/core';
+import { readSseStream } from '@interlude/providers/testing';
 import { PNPM } from '../config/pnpm-command.js';
 import type { AnswerOutcome } from '../server/answer-question.js';
 import type { PendingQuestion } from '../server/pending-questions.js';
@@ -40,20 +41,8 @@ export class DemoClient {
     const response = await this.#fetch(`/api/events?${query}`, { ...(signal && { signal }) });
     if (!response.ok || response.body === null) throw new Error(`The demo server answered ${response.status}`);
     handlers.onOpen();
-    const decoder = new TextDecoder();
-    let buffered = '';
-    for await (const chunk of response.body) {
-      buffered += decoder.decode(chunk as Uint8Array, { stream: true });
-      const frames = buffered.split('\n\n');
-      buffered = frames.pop() ?? '';
-      for (const frame of frames) {
-        const data = frame
-          .split('\n')
-          .filter((line) => line.startsWith('data: '))
-          .map((line) => line.slice(6))
-          .join('\n');
-        if (data !== '') handlers.onEvent(JSON.parse(data) as GenerationEvent);
-      }
+    for await (const frame of readSseStream(response.body)) {
+      if (frame.data !== '') handlers.onEvent(JSON.parse(frame.data) as GenerationEvent);
     }
   }
 

@@ -1,10 +1,10 @@
 import { hostname } from 'node:os';
-import { createRuntime, type Runtime } from '@interlude/core';
+import type { Runtime } from '@interlude/core';
 import type { BusHealth } from '@interlude/core/internal';
-import { natsBus } from '../nats-bus.js';
 import { withoutCredentials } from '../nats-connection-options.js';
 import { createWorker, type Worker } from '../worker.js';
 import { AgentsModuleError, defineAgents, importAgentsFactory } from './agents-module.js';
+import { startDeploymentRuntime } from './deployment-settings.js';
 import { type Environment, SettingsError } from './environment-values.js';
 import { type HealthServer, startHealthServer } from './health-server.js';
 import { type MetricExport, startMetricExport } from './metric-export.js';
@@ -66,27 +66,16 @@ export async function runWorkerProcess(args: readonly string[], environment: Env
   }
 }
 
-/** The runtime on NATS; a checkpoint key missing or too short is a configuration problem. */
+/** The runtime on NATS, its status reported as it changes. */
 function startRuntime(settings: WorkerSettings, busStatus: BusStatus): Runtime {
-  const bus = natsBus({
-    ...settings.nats,
+  return startDeploymentRuntime(settings, {
     name: `interlude-worker ${hostname()} ${process.pid}`,
-    codec: settings.codec,
-    ...(settings.replicas !== undefined && { replicas: settings.replicas }),
-    updateStreams: settings.updateStreams,
-    unavailableAfterMs: settings.unavailableAfterMs,
     onStatus: (status) => {
       busStatus.current = status;
       if (status.ok) say('NATS available again');
       else complain(`NATS unavailable: ${status.reason ?? 'unknown'}`);
     },
   });
-  try {
-    return createRuntime({ bus });
-  } catch (error) {
-    void bus.close();
-    throw new SettingsError([(error as Error).message]);
-  }
 }
 
 async function serve(

@@ -33,6 +33,7 @@ describe('the worker bin settings', () => {
     expect(read(base)).toEqual({
       modulePath: './agents.js',
       nats: { servers: ['nats://127.0.0.1:4222'] },
+      prefix: undefined,
       replicas: undefined,
       updateStreams: false,
       unavailableAfterMs: 10_000,
@@ -59,6 +60,10 @@ describe('the worker bin settings', () => {
     expect(refused.join('\n')).not.toContain('too-short-to-be-a-key');
   });
 
+  it('put the deployment under INTERLUDE_PREFIX', () => {
+    expect(read({ ...base, INTERLUDE_PREFIX: 'acme' }).prefix).toBe('acme');
+  });
+
   it('take several servers of one cluster, separated by commas, with or without a scheme', () => {
     const settings = read({ NATS_URL: ' nats://a:4222, tls://b:4223 ,c:4224,' });
     expect(settings.nats.servers).toEqual(['nats://a:4222', 'tls://b:4223', 'c:4224']);
@@ -70,6 +75,7 @@ describe('the worker bin settings', () => {
         {
           NATS_URL: 'http://user:secret-password@host:4222,nats://',
           INTERLUDE_CONCURRENCY: '0',
+          INTERLUDE_PREFIX: 'acme.prod',
           INTERLUDE_QUEUE: 'jobs.high',
           INTERLUDE_REPLICAS: '7',
           INTERLUDE_HEALTH_PORT: '80000',
@@ -83,10 +89,11 @@ describe('the worker bin settings', () => {
       'module: give the path of your module of agents: interlude-worker ./agents.js',
       'NATS_URL: "http://host:4222" must start with nats:// or tls://',
       'NATS_URL: "nats://" names no host',
-      'INTERLUDE_QUEUE: queue "jobs.high" cannot be used in a NATS subject: no dots, wildcards or spaces',
+      'INTERLUDE_PREFIX: prefix must be 1 to 32 letters, digits, _ or -, starting with a letter or digit, got "acme.prod"',
       'INTERLUDE_REPLICAS: must be a whole number from 1 to 5 (JetStream keeps at most 5 copies), got "7"',
       'INTERLUDE_UPDATE_STREAMS: must be 1 or 0 (true or false), got "yes"',
       'INTERLUDE_UNAVAILABLE_AFTER_MS: must be a whole number from 1 to 3600000, got "0"',
+      'INTERLUDE_QUEUE: queue "jobs.high" cannot be used in a NATS subject: no dots, wildcards or spaces',
       'INTERLUDE_CONCURRENCY: must be a whole number from 1 to 1000 (a JetStream consumer has at most 1,000 jobs unacknowledged by default), got "0"',
       'INTERLUDE_HEALTH_PORT: must be a whole number from 0 to 65535 (0: any free port), got "80000"',
       'INTERLUDE_DRAIN_TIMEOUT_MS: must be a whole number from 0 to 3600000, got "-1"',

@@ -1,19 +1,13 @@
 import { DEFAULT_QUEUE } from '@interlude/core/internal';
 import { DEFAULT_UNAVAILABLE_AFTER_MS } from '../bus-availability.js';
-import { aesGcmCodecOf } from '../codec/aes-gcm-codec.js';
-import type { PayloadCodec } from '../codec/payload-codec.js';
-import { environmentPayloadKeys, PAYLOAD_KEY_VARIABLE } from '../codec/payload-keys.js';
 import { assertSubjectToken } from '../subjects.js';
+import { type DeploymentSettings, readDeploymentSettings } from './deployment-settings.js';
 import { type Environment, SettingsError, SettingsReader } from './environment-values.js';
-import { type NatsSettings, readNatsSettings } from './nats-environment.js';
 
 /** The bin's own variables beside the NATS ones, in the order `--help` lists them. */
 export const WORKER_VARIABLES = {
   queue: 'INTERLUDE_QUEUE',
   concurrency: 'INTERLUDE_CONCURRENCY',
-  replicas: 'INTERLUDE_REPLICAS',
-  updateStreams: 'INTERLUDE_UPDATE_STREAMS',
-  unavailableAfter: 'INTERLUDE_UNAVAILABLE_AFTER_MS',
   healthPort: 'INTERLUDE_HEALTH_PORT',
   healthHost: 'INTERLUDE_HEALTH_HOST',
   drainTimeout: 'INTERLUDE_DRAIN_TIMEOUT_MS',
@@ -31,24 +25,13 @@ export const WORKER_DEFAULTS = {
 } as const;
 
 /** Everything the bin runs with, read from its arguments and environment. */
-export interface WorkerSettings {
-  /** The user's module of agents, as given (resolved against the working directory). */
-  modulePath: string;
-  nats: NatsSettings;
-  /** Copies JetStream keeps of the streams and bucket, when set. */
-  replicas: number | undefined;
-  /** Streams set up otherwise are updated to these settings instead of refused. */
-  updateStreams: boolean;
-  /** How long a job's bus operation waits for NATS before it fails (and the job is retried). */
-  unavailableAfterMs: number;
+export interface WorkerSettings extends DeploymentSettings {
   queue: string;
   concurrency: number;
   health: { port: number; host: string };
   drainTimeoutMs: number;
   /** Set when OpenTelemetry metrics are exported (an OTLP endpoint is configured). */
   metricExport: { intervalMs: number } | undefined;
-  /** The payload codec from `INTERLUDE_PAYLOAD_KEY`; false when it is unset (payloads stored plain). */
-  codec: PayloadCodec | false;
 }
 
 /**
@@ -57,13 +40,7 @@ export interface WorkerSettings {
  */
 export function readWorkerSettings(args: readonly string[], environment: Environment): WorkerSettings {
   const reader = new SettingsReader(environment);
-  const modulePath = args[0];
-  if (modulePath === undefined || modulePath.trim() === '' || modulePath.startsWith('-')) {
-    reader.problem('module', 'give the path of your module of agents: interlude-worker ./agents.js');
-  } else if (args.length > 1) {
-    reader.problem('arguments', `one module path only, got ${args.length} arguments`);
-  }
-  const nats = readNatsSettings(reader);
+  const deployment = readDeploymentSettings('interlude-worker', args, reader, environment);
   const queue = reader.text(WORKER_VARIABLES.queue) ?? DEFAULT_QUEUE;
   try {
     assertSubjectToken('queue', queue);
@@ -71,19 +48,7 @@ export function readWorkerSettings(args: readonly string[], environment: Environ
     reader.problem(WORKER_VARIABLES.queue, (error as Error).message);
   }
   const settings: WorkerSettings = {
-    modulePath: modulePath ?? '',
-    nats,
-    replicas:
-      reader.text(WORKER_VARIABLES.replicas) === undefined
-        ? undefined
-        : reader.integer(WORKER_VARIABLES.replicas, 1, 1, 5, ' (JetStream keeps at most 5 copies)'),
-    updateStreams: readFlag(reader, WORKER_VARIABLES.updateStreams),
-    unavailableAfterMs: reader.integer(
-      WORKER_VARIABLES.unavailableAfter,
-      WORKER_DEFAULTS.unavailableAfterMs,
-      1,
-      3_600_000,
-    ),
+    ...deployment,
     queue,
     concurrency: reader.integer(
       WORKER_VARIABLES.concurrency,
@@ -98,33 +63,9 @@ export function readWorkerSettings(args: readonly string[], environment: Environ
     },
     drainTimeoutMs: reader.integer(WORKER_VARIABLES.drainTimeout, WORKER_DEFAULTS.drainTimeoutMs, 0, 3_600_000),
     metricExport: readMetricExport(reader),
-    codec: readPayloadCodec(reader, environment),
   };
   if (reader.problems.length > 0) throw new SettingsError(reader.problems);
   return settings;
-}
-
-/** A yes/no variable: `1`/`true` or `0`/`false`, unset for no. */
-function readFlag(reader: SettingsReader, name: string): boolean {
-  const value = reader.text(name)?.toLowerCase();
-  if (value === undefined || value === '0' || value === 'false') return false;
-  if (value === '1' || value === 'true') return true;
-  reader.problem(name, `must be 1 or 0 (true or false), got ${JSON.stringify(value)}`);
-  return false;
-}
-
-/**
- * `INTERLUDE_PAYLOAD_KEY`, checked here with the rest so a bad key is reported before anything
- * connects (the message names the key by position, never by value).
- */
-function readPayloadCodec(reader: SettingsReader, environment: Environment): PayloadCodec | false {
-  try {
-    const keys = environmentPayloadKeys({ [PAYLOAD_KEY_VARIABLE]: environment[PAYLOAD_KEY_VARIABLE] });
-    return keys === undefined ? false : aesGcmCodecOf(keys);
-  } catch (error) {
-    reader.problem(PAYLOAD_KEY_VARIABLE, (error as Error).message);
-    return false;
-  }
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Generation } from '../generation/generation-types.js';
 import type { InputRequest } from '../input-request/input-request.js';
 import type { ProviderAdapter } from '../provider/provider-adapter.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
+import type { AnswerTokenOptions } from '../trust/answer-token.js';
 import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
 import type { PendingFilter, PendingGeneration } from '../waiting/pending-generation.js';
 import type { ActionFunction } from './action.js';
@@ -42,6 +43,13 @@ export interface AgentConfig<Actions extends Record<string, ActionFunction>> {
   onInputRequest?: InputRequestCallbackEntry | readonly InputRequestCallbackEntry[];
   /** Persist conversations across generations: `hasContext(store, { contextual })`. */
   context?: ContextBinding;
+  /**
+   * The app's conversation a generation belongs to (a chat thread, a ticket), from its params:
+   * traces carry it as `gen_ai.conversation.id` on every span of every run. Computed from the
+   * params on each run, so a resume in another process finds the same one without storing it.
+   * The generation id when not given.
+   */
+  conversationId?: (params: Parameters<Actions[keyof Actions]>[0]) => string;
 }
 
 /** The parts of an agent that generations and workers use. */
@@ -53,6 +61,8 @@ export interface AgentBase {
   readonly actions: Readonly<Record<string, ActionFunction>>;
   readonly inputRequestCallbacks: readonly InputRequestCallbackEntry[];
   readonly context: ContextBinding | undefined;
+  /** The conversation id of a generation with these params (`AgentConfig.conversationId`). */
+  readonly conversationId?: ((params: unknown) => string) | undefined;
   /** A generation of any action by name: what workers and `runtime.answer` use. */
   generation(actionName: string, params: unknown): Generation;
 }
@@ -102,6 +112,13 @@ export interface Runtime {
     answers: Record<string, unknown>,
     options?: { queue?: string },
   ): Promise<{ jobId: string }>;
+  /**
+   * A signed, expiring token that answers one question of the generation's current pause and
+   * nothing else (`interlude-gateway` takes it in place of an API key): hand it to another service,
+   * or put it in a link. It names the generation, the call, the pause and what a valid answer is;
+   * default lifetime 24 hours, never past the question's deadline. Never published on the bus.
+   */
+  answerToken(generationId: string, toolCallId: string, options?: AnswerTokenOptions): Promise<string>;
   /**
    * The generations paused on a question now, oldest first, narrowed to an agent or an action:
    * from the bus's pending index (durable on NATS, so a restarted process lists what older ones

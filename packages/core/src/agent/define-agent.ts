@@ -1,3 +1,4 @@
+import { InterludeError } from '../errors/interlude-error.js';
 import { GenerationRunner } from '../generation/generation.js';
 import { defaultRuntime } from '../runtime/default-runtime.js';
 import type { ActionFunction } from './action.js';
@@ -11,6 +12,7 @@ const reservedNames = new Set([
   'actions',
   'inputRequestCallbacks',
   'generation',
+  'conversationId',
 ]);
 
 /**
@@ -45,6 +47,12 @@ export function defineAgent<Actions extends Record<string, ActionFunction>>(
       throw new TypeError(`Action ${actionName} of agent ${config.name} must be a function`);
     }
   }
+  if (config.conversationId !== undefined && typeof config.conversationId !== 'function') {
+    throw new InterludeError(
+      'invalid_conversation_id',
+      `conversationId of agent ${config.name} must be a function of the params, returning a string`,
+    );
+  }
   const callbacks: readonly InputRequestCallbackEntry[] =
     config.onInputRequest === undefined
       ? []
@@ -60,6 +68,7 @@ export function defineAgent<Actions extends Record<string, ActionFunction>>(
     actions: config.actions,
     inputRequestCallbacks: callbacks,
     context: config.context,
+    conversationId: config.conversationId as AgentBase['conversationId'],
     generation(actionName, params) {
       return new GenerationRunner(base, actionName, params);
     },

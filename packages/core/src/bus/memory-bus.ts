@@ -14,9 +14,9 @@ import type {
 import { matchesFilter, toEventFilter } from './event-filter.js';
 import type { GenerationEvent } from './events.js';
 import { latestEpochs } from './latest-epochs.js';
-import { createMemoryClaimLog } from './memory-claim-log.js';
 import { createMemoryPendingIndex } from './memory-pending-index.js';
 import { createMemoryTimerQueue } from './memory-timers.js';
+import { createBindableClaimLog } from './process-claim-logs.js';
 import { createStopBound } from './stop-bound.js';
 
 export interface MemoryBusOptions {
@@ -41,7 +41,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   const seen = new Set<string>();
   const subscribers = new Set<{ filter: EventFilter; handler: EventHandler }>();
   const checkpoints = createMemoryCheckpointStore();
-  const claims = createMemoryClaimLog();
+  const claims = createBindableClaimLog();
   const pending = createMemoryPendingIndex();
   const completed = new Set<string>();
   // Completion order as a queue with a moving head: taking the oldest off a Set with
@@ -68,6 +68,8 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
 
   return {
     shared: false,
+    // The runtime's keys choose the claim log: one per key for the process (`process-claim-logs.ts`).
+    useKeys: (keys) => claims.useKeys(keys),
     async publish(event) {
       if (seen.has(event.id)) return;
       seen.add(event.id);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ResumeError } from '../errors/resume-error.js';
 import type { RuntimeOptions } from '../runtime/runtime.js';
 import { scriptedAgent } from '../test-support/harness.js';
+import { forgetProcessClaimLogs } from '../testing/index.js';
 import { createRefundScenario } from '../testing/refund-fixture.js';
 import type { Checkpoint } from './checkpoint.js';
 import { CHECKPOINT_KEYS } from './checkpoint.js';
@@ -24,7 +25,9 @@ async function load(name: string): Promise<Checkpoint> {
   return JSON.parse(await readFile(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8')) as Checkpoint;
 }
 
+/** Resumes in a fresh runtime standing for a process of its own (its claims not those of the process before it). */
 async function resume(checkpoint: unknown, runtime: RuntimeOptions, params: unknown = { ticketId: 42 }) {
+  forgetProcessClaimLogs();
   const scenario = createRefundScenario();
   const { agent, provider } = scriptedAgent(scenario.action, [scenario.replies[1] as never], runtime);
   const outcome = await agent
@@ -62,6 +65,7 @@ describe('the frozen checkpoint corpus', () => {
   }
 
   it('resumes once and is refused ever after, by its claim slot', async () => {
+    forgetProcessClaimLogs();
     const scenario = createRefundScenario();
     const { agent } = scriptedAgent(scenario.action, [scenario.replies[1] as never], corpus[0]?.runtime);
     const checkpoint = await load('signed-refund.json');

@@ -3,7 +3,7 @@ import { quoteValue } from '../errors/quote-value.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../json/nesting-depth.js';
 import { CHECKPOINT_VERSION, type Checkpoint } from './checkpoint.js';
-import { checkpointShape, hasCheckpointShape } from './checkpoint-shape.js';
+import { checkpointShape } from './checkpoint-shape.js';
 
 /**
  * Checks that a value is a checkpoint object of the one version this release reads, before anything
@@ -30,8 +30,6 @@ export function assertCheckpointVersion(value: unknown): asserts value is Checkp
 /** Checks every field's type (after the version and, when a key is set, the signature). */
 export function parseCheckpoint(value: unknown): Checkpoint {
   assertCheckpointVersion(value);
-  // The plain check answers for a well-formed checkpoint; zod decides (and explains) the rest.
-  if (hasCheckpointShape(value)) return value;
   const parsed = checkpointShape.safeParse(value);
   if (!parsed.success) {
     throw new ResumeError('invalid_checkpoint', `The checkpoint is malformed: ${z.prettifyError(parsed.error)}`);

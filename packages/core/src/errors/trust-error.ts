@@ -20,7 +20,13 @@ export type TrustErrorCode =
    * A record read from one place whose body names another: an event whose generation, agent,
    * action or name is not its subject's (a signed event of one generation republished on another's).
    */
-  | 'misplaced_record';
+  | 'misplaced_record'
+  /** An answer token that is not one: malformed, altered, or signed with a key this runtime does not hold. */
+  | 'invalid_answer_token'
+  /** An answer token past the time it was issued until. */
+  | 'expired_answer_token'
+  /** An answer token for another question: another generation, call or deployment than what it is used on. */
+  | 'answer_token_mismatch';
 
 /**
  * Something signed (a job, an event) failed its check, or a runtime was set up so that nothing

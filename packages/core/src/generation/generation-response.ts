@@ -22,6 +22,12 @@ export interface GenerationResponse {
   /** What the paused generation asks, each bound to the call that asked (empty when not paused). */
   inputRequests: AskedInputRequest[];
   checkpoint: Checkpoint | undefined;
+  /**
+   * An answer token per question, by tool call id (`runtime.answerToken()` makes more, with other
+   * lifetimes): each answers that one question through `interlude-gateway`, for 24 hours at most.
+   * Empty when not paused, for a nested generation, or when signing is off.
+   */
+  answerTokens: Record<string, string>;
   /** The whole conversation, provider-native, without instruction messages. */
   messages: ProviderMessage[];
   toolTurns: number;

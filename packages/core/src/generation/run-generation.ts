@@ -1,13 +1,16 @@
+import type { AgentBase } from '../agent/agent-types.js';
 import { type CheckpointSeal, checkpointFromContext } from '../checkpoint/checkpoint-from-context.js';
 import { checkLease } from '../claims/check-lease.js';
 import { endFailedRun, pauseSlot, type RunLease } from '../claims/run-lease.js';
 import { priorMessages, recordRun } from '../context/record-context.js';
 import { FencedError } from '../errors/fenced-error.js';
+import { InterludeError } from '../errors/interlude-error.js';
 import { askedInputRequest } from '../input-request/asked-input-request.js';
 import { isPermanentFailure } from '../runtime/permanent-failure.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { toToolSpec } from '../tool/tool.js';
+import { answerTokensOf } from '../waiting/answer-tokens.js';
 import { inputExpiredData } from '../waiting/input-expired-data.js';
 import { runMachineToStop } from './bound-machine.js';
 import { createEventPublisher } from './event-publisher.js';
@@ -32,7 +35,9 @@ export async function runGeneration(options: RunOptions): Promise<GenerationResp
   const scrubber = scrubberFor(generationId);
   let paused = false;
   let opened: Awaited<ReturnType<typeof openToolsets>>;
+  let conversationId: string | undefined;
   try {
+    conversationId = conversationIdOf(options.agent, options.params);
     if (start.kind === 'fresh')
       initial.messages = [...(await priorMessages(options.agent, options.params)), ...initial.messages];
     opened = await openToolsets(options.prompt);
@@ -56,7 +61,7 @@ export async function runGeneration(options: RunOptions): Promise<GenerationResp
       audience: await runtime.audience(),
       ttlMs: runtime.checkpointTtlMs,
     };
-    const response = await runToStop({ ...options, prompt: opened.prompt }, initial, scrubber, seal);
+    const response = await runToStop({ ...options, prompt: opened.prompt }, initial, scrubber, seal, conversationId);
     paused = response.awaitingInput;
     if (!options.nested)
       await recordRun(options.agent.runtime.bus, { ...record, status: response.status, finalText: response.text });
@@ -90,6 +95,7 @@ async function runToStop(
   initial: GenerationContext,
   scrubber: Scrubber,
   seal: CheckpointSeal,
+  conversationId: string | undefined,
 ): Promise<GenerationResponse> {
   const { agent, prompt, start } = options;
   const { runtime, provider: adapter } = agent;
@@ -98,6 +104,7 @@ async function runToStop(
     agent: agent.name,
     action: prompt.actionName,
     generationId,
+    ...(conversationId !== undefined && { conversationId }),
     provider: adapter.provider,
     model: adapter.model,
     resumed: start.kind === 'resume',
@@ -170,6 +177,7 @@ async function runToStop(
     rawFinishReason: context.lastResponse?.rawFinishReason,
     inputRequests: paused ? context.inputRequests.map(askedInputRequest) : [],
     checkpoint,
+    answerTokens: checkpoint === undefined || options.nested ? {} : answerTokensOf(runtime.keys, checkpoint),
     messages: context.messages,
     toolTurns: context.toolTurns,
     usage,
@@ -184,6 +192,19 @@ async function runToStop(
     ...(checkpoint?.input_expires_at !== undefined && { inputExpiresAt: checkpoint.input_expires_at }),
   });
   return response;
+}
+
+/** The app's conversation id for these params, checked before anything runs; undefined when the agent has none. */
+function conversationIdOf(agent: AgentBase, params: unknown): string | undefined {
+  if (agent.conversationId === undefined) return undefined;
+  const id = agent.conversationId(params);
+  if (typeof id !== 'string' || id.length === 0) {
+    throw new InterludeError(
+      'invalid_conversation_id',
+      `conversationId of agent ${agent.name} returned ${JSON.stringify(id)}: it must return a non-empty string`,
+    );
+  }
+  return id;
 }
 
 function freshContext(options: RunOptions, generationId: string): GenerationContext {

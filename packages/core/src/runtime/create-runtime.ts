@@ -1,11 +1,12 @@
 import type { AgentBase } from '../agent/agent-types.js';
-import type { Bus } from '../bus/bus.js';
 import { createMemoryBus } from '../bus/memory-bus.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { runtimeKeys } from '../trust/runtime-keys.js';
+import { issueAnswerToken } from '../waiting/answer-tokens.js';
 import { cancelGeneration } from '../waiting/cancel-generation.js';
 import { listPending } from '../waiting/list-pending.js';
 import { meetDeadline } from '../waiting/meet-deadline.js';
+import { notStored } from '../waiting/not-stored.js';
 import { DEFAULT_QUEUE, type Runtime, type RuntimeOptions } from './runtime.js';
 
 /** The environment variable that names the deployment when no `audience` option does. */
@@ -70,6 +71,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         .resumeLater({ checkpoint: stored.checkpoint, answers, queue: answerOptions.queue ?? DEFAULT_QUEUE });
       return { jobId };
     },
+    answerToken(generationId, toolCallId, tokenOptions) {
+      return issueAnswerToken(runtime, generationId, toolCallId, tokenOptions);
+    },
     pending(filter) {
       return listPending(runtime, filter);
     },
@@ -129,27 +133,4 @@ async function deploymentOf(runtime: Runtime): Promise<string | undefined> {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-
-/**
- * Why no checkpoint is stored under `generationId`. A bus that bounds its storage (`natsBus`)
- * removes a checkpoint once a run resumed from it completes; its log still says so, and a late
- * answer is told the truth rather than `not_found`: `expired` when the last question's deadline
- * resumed it, `cancelled` when it was cancelled, otherwise `already_resumed` (the loser of two
- * answers at once).
- */
-async function notStored(bus: Bus, generationId: string): Promise<ResumeError> {
-  const events = await bus.events(generationId).catch(() => []);
-  const lastAsked = events.findLastIndex((event) => event.event === 'input_requested');
-  const sinceLastAsked = events.slice(lastAsked + 1).map((event) => event.event);
-  if (sinceLastAsked.includes('cancelled')) {
-    return new ResumeError('cancelled', `Generation ${generationId} was cancelled`);
-  }
-  if (sinceLastAsked.includes('input_expired')) {
-    return new ResumeError('expired', `Generation ${generationId} stopped waiting for an answer at its deadline`);
-  }
-  if (events.some((event) => event.event === 'completed' && event.run !== 'start')) {
-    return new ResumeError('already_resumed', `Generation ${generationId} was already resumed, and has completed`);
-  }
-  return new ResumeError('not_found', `No paused generation ${generationId} is stored`);
 }

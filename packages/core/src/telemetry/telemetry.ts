@@ -14,6 +14,11 @@ export interface GenerationTraceInfo {
   agent: string;
   action: string;
   generationId: string;
+  /**
+   * The agent's `conversationId(params)`, when it has one. Without it the telemetry uses the
+   * enclosing generation's (a delegation joins its parent's conversation), else the generation id.
+   */
+  conversationId?: string | undefined;
   provider: string;
   model: string;
   resumed: boolean;

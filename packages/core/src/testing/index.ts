@@ -1,6 +1,6 @@
 export { createMemoryCheckpointStore } from '../bus/memory-bus.js';
 export { createMemoryClaimLog } from '../bus/memory-claim-log.js';
-export { comparePlainCheck, hostileValues, withField } from './plain-check-mutations.js';
+export { forgetProcessClaimLogs } from '../bus/process-claim-logs.js';
 export { createRefundScenario } from './refund-fixture.js';
 export {
   type RecordedModelRequest,

@@ -1,5 +1,5 @@
+import { readSseJson } from '../shared/sse-frames.js';
 import { firstNonEmpty, parseArguments, type ReadTurn } from './read-turn.js';
-import { readSseJson } from './sse-frames.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,6 @@
 import type { ModelResponse, Usage } from '@interlude/core/provider';
 import { createToolCallIds } from '../shared/tool-call-ids.js';
 import { createAssistantMessage, type StoredChatToolCall } from './convert-to-openai-chat-messages.js';
-import { isOpenAIChatResponse } from './is-openai-chat-response.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
 import { type OpenAIChatResponse, type OpenAIChatUsage, openaiChatResponseSchema } from './openai-chat-api.js';
 import { invalidResponseError, OPENAI_CHAT_LABEL, OPENAI_CHAT_PROVIDER } from './openai-chat-error.js';
@@ -17,7 +16,7 @@ import { parseToolArguments } from './parse-tool-arguments.js';
  * @see https://platform.openai.com/docs/api-reference/chat/object
  */
 export function parseOpenAIChatResponse(body: unknown, turn: number): ModelResponse {
-  const response = isOpenAIChatResponse(body) ? body : parseWithSchema(body);
+  const response = parseWithSchema(body);
   const choice = response.choices[0]!;
   const text = choice.message.content ?? '';
   const ids = createToolCallIds(turn);
@@ -39,7 +38,7 @@ export function parseOpenAIChatResponse(body: unknown, turn: number): ModelRespo
   };
 }
 
-/** The plain check answers for a well-formed body; zod decides (and explains) the rest. */
+/** The completion's fields, checked by its schema; a body it refuses gets zod's message. */
 function parseWithSchema(body: unknown): OpenAIChatResponse {
   const parsed = openaiChatResponseSchema.safeParse(body);
   if (!parsed.success) {

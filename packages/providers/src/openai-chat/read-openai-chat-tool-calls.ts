@@ -1,5 +1,4 @@
 import type { ProviderMessage, ToolCall } from '@interlude/core/provider';
-import { isOpenAIChatAssistantMessage } from './is-openai-chat-response.js';
 import { openaiChatAssistantMessageSchema } from './openai-chat-api.js';
 import { parseToolArguments } from './parse-tool-arguments.js';
 
@@ -11,10 +10,7 @@ import { parseToolArguments } from './parse-tool-arguments.js';
 export function readOpenAIChatToolCalls(turn: readonly ProviderMessage[]): ToolCall[] {
   const calls: ToolCall[] = [];
   for (const message of turn) {
-    // The plain check answers for a well-formed turn; zod decides the rest.
-    const parsed = isOpenAIChatAssistantMessage(message)
-      ? { success: true as const, data: message }
-      : openaiChatAssistantMessageSchema.safeParse(message);
+    const parsed = openaiChatAssistantMessageSchema.safeParse(message);
     if (!parsed.success) continue;
     for (const call of parsed.data.tool_calls ?? []) {
       calls.push({ id: call.id, name: call.function.name, arguments: parseToolArguments(call.function.arguments) });

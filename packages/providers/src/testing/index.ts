@@ -1,3 +1,4 @@
+export { readSseFrames, readSseStream, type SseFrame, SseFrameReader } from '../shared/sse-frames.js';
 export { anthropicReply, anthropicStreamEvents } from './anthropic-replies.js';
 export { type Fixtures, loadFixtures } from './fixtures.js';
 export { runToStop, type StoppedGeneration, throughJson } from './run-to-stop.js';
