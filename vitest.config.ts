@@ -18,11 +18,14 @@ const SERVER_TESTS = [
   'packages/bus/src/server-2.9/sweep-acknowledged-jobs.test.ts',
   'packages/bus/src/worker-stop.test.ts',
   'test/bus/**/*.test.ts',
+  'test/contract/contract-on-the-wire.test.ts',
   'test/context/postgres-*.test.ts',
   'test/demo/**/*.test.ts',
   'test/docs/pnpm-commands.test.ts',
+  'test/examples/**/*.test.ts',
   // Starts nothing, but type-checks every block of the docs against the packages: about 10 s.
   'test/docs/typescript-blocks.test.ts',
+  'test/gateway/**/*.test.ts',
   // Starts nothing, but runs hundreds of schedules: kept out of the inner loop.
   'test/explorer/**/*.test.ts',
   'test/mcp/mcp-stdio.test.ts',
@@ -32,6 +35,7 @@ const SERVER_TESTS = [
   'test/secrets/**/*.test.ts',
   'test/support/**/*.test.ts',
   'test/telemetry/cross-process-trace.test.ts',
+  'test/telemetry/worker-bin-trace.test.ts',
   'test/trust/**/*.test.ts',
   'test/worker-process/**/*.test.ts',
 ];
@@ -42,10 +46,12 @@ const SERVER_TESTS = [
  * file at a time after the rest, so no other test's load decides what they see. (hostile-input
  * and tampering start no process: they are fast tests.)
  */
+// (cluster-ops.test.ts kills cluster nodes too, but runs no load through them, and every wait of
+// it is on a condition with a bound of 20 s or more: it runs with the servers tier.)
 const SOAK_TESTS = [
   'test/bus/retention.test.ts',
   'test/explorer/nats-explorer.test.ts',
-  'test/reliability/{cluster,cluster-ops,connection-cuts,deadline-takeover,double-resumes,job-server-restarts,lapsed-holder,server-restarts,settle-old-pause,worker-crashes,worker-stalls}.test.ts',
+  'test/reliability/{cluster,connection-cuts,deadline-takeover,double-resumes,job-server-restarts,lapsed-holder,server-restarts,settle-old-pause,worker-crashes,worker-stalls}.test.ts',
 ];
 
 export default defineConfig({
@@ -55,6 +61,8 @@ export default defineConfig({
     env: { INTERLUDE_CHECKPOINT_KEY: 'interlude-test-suite-checkpoint-key' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // After vitest's own output: each tier's wall time and the slowest files.
+    reporters: ['default', './test/support/slowest-files-reporter.ts'],
     projects: [
       {
         extends: true,

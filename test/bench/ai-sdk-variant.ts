@@ -9,10 +9,16 @@ import {
   type ToolSet,
   tool,
 } from 'ai';
-import type { CycleVariant } from './cycle-variants.js';
+import { type CycleVariant, timedBuild } from './cycle-variants.js';
 import { expectBareCycle } from './expect-bare-cycle.js';
 import { ticketMessage } from './refund-chat-responder.js';
-import { createRefundWork, issueRefundInput, lookupOrderInput, SUPPORT_INSTRUCTIONS } from './refund-work.js';
+import {
+  createRefundWork,
+  issueRefundInput,
+  lookupOrderInput,
+  type RefundWork,
+  SUPPORT_INSTRUCTIONS,
+} from './refund-work.js';
 import { expectScenario } from './scenario-error.js';
 
 /** What one call (`generateText`, or `streamText` read to the end) gave the cycle. */
@@ -31,25 +37,25 @@ interface AiSdkCall<TOOLS extends ToolSet> {
  * `streamed`, both calls are `streamText` and the caller reads its `stream` to the end (the
  * text deltas must add up to the final text) before taking the content and messages.
  */
-export function aiSdkVariant(baseURL: string, { streamed = false }: { streamed?: boolean } = {}): CycleVariant {
+export function aiSdkVariant(
+  baseURL: string,
+  { streamed = false, fresh = false }: { streamed?: boolean; fresh?: boolean } = {},
+): CycleVariant {
   const work = createRefundWork();
-  const model = createOpenAI({ baseURL, apiKey: 'bench' }).chat('gpt-4.1-bench');
-  const tools = {
-    lookup_order: tool({
-      description: 'Find an order by id',
-      inputSchema: lookupOrderInput,
-      execute: async (input) => work.lookupOrder(input),
-    }),
-    issue_refund: tool({
-      description: 'Refund part of an order',
-      inputSchema: issueRefundInput,
-      needsApproval: true,
-      execute: async (input) => work.issueRefund(input),
-    }),
+  const build = () => ({
+    model: createOpenAI({ baseURL, apiKey: 'bench' }).chat('gpt-4.1-bench'),
+    tools: refundTools(work),
+  });
+  const builtOnce = build();
+  // Fresh: a provider and tools built for the pause and again for the resume, as two processes would.
+  const settingsFor = () => {
+    const { model, tools } = fresh ? timedBuild(variant, build) : builtOnce;
+    return { model, system: SUPPORT_INSTRUCTIONS, tools, stopWhen: stepCountIs(5), maxRetries: 0 };
   };
-  const settings = { model, system: SUPPORT_INSTRUCTIONS, tools, stopWhen: stepCountIs(5), maxRetries: 0 };
-  const name = streamed ? 'Vercel AI SDK 7, streamText' : 'Vercel AI SDK 7';
-  const call = async (messages: ModelMessage[]): Promise<AiSdkCall<typeof tools>> => {
+  type Tools = ReturnType<typeof refundTools>;
+  const name = `Vercel AI SDK 7${streamed ? ', streamText' : ''}${fresh ? ', fresh' : ''}`;
+  const call = async (messages: ModelMessage[]): Promise<AiSdkCall<Tools>> => {
+    const settings = settingsFor();
     if (!streamed) {
       const result = await generateText({ ...settings, messages });
       return { content: result.content, responseMessages: result.response.messages, text: result.text };
@@ -72,7 +78,7 @@ export function aiSdkVariant(baseURL: string, { streamed = false }: { streamed?:
       const messages: ModelMessage[] = [{ role: 'user', content: ticketMessage(ticketId) }];
       const paused = await call(messages);
       const approval = paused.content.find(
-        (part): part is ToolApprovalRequestOutput<typeof tools> => part.type === 'tool-approval-request',
+        (part): part is ToolApprovalRequestOutput<Tools> => part.type === 'tool-approval-request',
       );
       const refund = approval?.toolCall.input as { order_id: number; amount: number } | undefined;
       const prompt = refund === undefined ? '' : `Refund $${refund.amount} on order ${refund.order_id}?`;
@@ -90,4 +96,21 @@ export function aiSdkVariant(baseURL: string, { streamed = false }: { streamed?:
     async close() {},
   };
   return variant;
+}
+
+/** The refund tools as the AI SDK documents them: `issue_refund` waits for an approval. */
+function refundTools(work: RefundWork) {
+  return {
+    lookup_order: tool({
+      description: 'Find an order by id',
+      inputSchema: lookupOrderInput,
+      execute: async (input) => work.lookupOrder(input),
+    }),
+    issue_refund: tool({
+      description: 'Refund part of an order',
+      inputSchema: issueRefundInput,
+      needsApproval: true,
+      execute: async (input) => work.issueRefund(input),
+    }),
+  };
 }

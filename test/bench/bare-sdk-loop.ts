@@ -86,6 +86,8 @@ export interface BareSteps {
 /** `stream: true` asks for every completion in chunks (with usage, as Interlude and the peers do) and reads them to the end. */
 export interface BareOptions {
   stream?: boolean;
+  /** The tool work to count runs on: shared by the steps built for a pause and those built for its resume. */
+  work?: RefundWork;
 }
 
 /**
@@ -95,9 +97,11 @@ export interface BareOptions {
  * result back in call order and read the final answer. Streamed, each completion's chunks are
  * assembled by hand (`assembleStreamedMessage`).
  */
-export function createBareSteps(baseURL: string, { stream = false }: BareOptions = {}): BareSteps {
+export function createBareSteps(
+  baseURL: string,
+  { stream = false, work = createRefundWork() }: BareOptions = {},
+): BareSteps {
   const client = new OpenAI({ apiKey: 'bench', baseURL, maxRetries: 0 });
-  const work = createRefundWork();
   const model = 'gpt-4.1-bench';
   const complete = async (messages: ChatCompletionMessageParam[]): Promise<StreamedTurn> => {
     if (stream) {

@@ -3,7 +3,7 @@
  * and the full one use the same code. Defaults are the sizes the goals are stated for.
  */
 export interface BenchConfig {
-  /** Which benchmarks run: any of `cycle`, `checkpoint`, `throughput`, `memory`, `cluster`, `setup`. */
+  /** Which benchmarks run: any of `cycle`, `fresh`, `checkpoint`, `throughput`, `memory`, `cluster`, `setup`. */
   only: ReadonlySet<string>;
   /** Measured refund cycles per variant of the cycle-overhead benchmark. */
   cycles: number;
@@ -52,7 +52,7 @@ function list(name: string, fallback: number[]): number[] {
   });
 }
 
-export const BENCHMARKS = ['cycle', 'checkpoint', 'throughput', 'memory', 'cluster', 'setup'] as const;
+export const BENCHMARKS = ['cycle', 'fresh', 'checkpoint', 'throughput', 'memory', 'cluster', 'setup'] as const;
 
 /** Reads the `BENCH_*` variables; see `test/bench/README.md` for each one. */
 export function readBenchConfig(): BenchConfig {

@@ -13,6 +13,8 @@ export interface BenchResults {
   machine: { node: string; cpus: number; platform: string };
   config: Record<string, unknown>;
   cycleOverhead?: CycleOverheadResult;
+  /** Benchmark 7: the same cycle with every stack built afresh to pause and again to resume. */
+  freshCycles?: CycleGroupResult;
   checkpointSize?: CheckpointSizeResult;
   throughput?: ThroughputResult;
   pausedMemory?: PausedMemoryResult;
@@ -53,6 +55,17 @@ the payload codec (natsBus({ codec }), AES-256-GCM) costs the NATS cycle ${resul
 Streamed (goal 5), interleaved in the same run, every ratio to the bare loop streamed
 ${cycleTable(result.streamed)}
 ${peerLine(result.streamed)}`;
+}
+
+function freshSection(result: CycleGroupResult): string {
+  const builds = result.variants
+    .filter((variant) => variant.buildMs !== undefined)
+    .map((variant) => `${variant.name} ${variant.buildMs?.pause} + ${variant.buildMs?.resume}`)
+    .join('; ');
+  return `7. Fresh instance per pause and per resume, interleaved, every ratio to the bare loop built the same way
+${cycleTable(result)}
+${peerLine(result)}
+median build ms (pause + resume): ${builds}`;
 }
 
 function checkpointSection(result: CheckpointSizeResult): string {
@@ -139,6 +152,7 @@ export function formatReport(results: BenchResults): string {
   if (results.pausedMemory) sections.push(memorySection(results.pausedMemory));
   if (results.clusterReplicas) sections.push(clusterSection(results.clusterReplicas));
   if (results.setupCost) sections.push(setupSection(results.setupCost));
+  if (results.freshCycles) sections.push(freshSection(results.freshCycles));
   for (const failure of results.failures) sections.push(`WRONG RESULT in ${failure.benchmark}: ${failure.message}`);
   return sections.join('\n\n');
 }

@@ -15,8 +15,11 @@ export interface TicketParams {
  * The refund scenario as a user writes it with Interlude, on `openaiChat()` pointed at the
  * benchmark's wire server: `lookup_order` runs, `issue_refund` asks to confirm first.
  */
-export function defineChatRefundAgent(runtime: Runtime, baseURL: string): { agent: AgentBase; work: RefundWork } {
-  const work = createRefundWork();
+export function defineChatRefundAgent(
+  runtime: Runtime,
+  baseURL: string,
+  work: RefundWork = createRefundWork(),
+): { agent: AgentBase; work: RefundWork } {
   const tools = createRefundTools(work);
   const agent = defineAgent({
     name: 'support',

@@ -21,6 +21,8 @@ export interface CycleVariantResult {
   floor?: true;
   /** What the goal column says of a variant with no goal and no floor of its own. */
   note?: string;
+  /** Built per pause and per resume: the median milliseconds of each build, after the warm-up. */
+  buildMs?: { pause: number; resume: number };
 }
 
 /** One row of a group as the benchmark lists it; the first entry of a group is its baseline. */
@@ -98,7 +100,14 @@ export function summarizeGroup(entries: (CycleEntry & { samples: number[] })[], 
         ...(peer && { peer }),
         ...(note !== undefined && { note }),
         ...(variant.pausedBytes !== undefined && { pausedBytes: variant.pausedBytes }),
+        ...(variant.builds !== undefined && { buildMs: buildMedians(variant.builds.slice(-2 * samples.length)) }),
       };
     }),
   };
+}
+
+/** The medians of builds that alternate pause, resume, pause, resume… */
+function buildMedians(builds: readonly number[]): { pause: number; resume: number } {
+  const half = (parity: number) => summarize(builds.filter((_build, index) => index % 2 === parity)).median;
+  return { pause: round(half(0), 3), resume: round(half(1), 3) };
 }

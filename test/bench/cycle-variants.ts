@@ -3,13 +3,14 @@ import { createRuntime, type ResumeInput, type Runtime } from '@interlude/core';
 import type { AgentBase } from '@interlude/core/internal';
 import { openTelemetry } from '@interlude/telemetry';
 import { createInMemoryTracing, type InMemoryTracing } from '@interlude/telemetry/testing';
-import { type BareOptions, createBareSdkLoop } from './bare-sdk-loop.js';
+import { type BareOptions, createBareSdkLoop, createBareSteps } from './bare-sdk-loop.js';
 import { defineChatRefundAgent } from './chat-refund-agent.js';
 import { expectBareCycle, expectOneMore } from './expect-bare-cycle.js';
 import { readGenerationStream } from './read-generation-stream.js';
 import { FINAL_TEXT } from './refund-chat-responder.js';
-import { REFUND_PROMPT } from './refund-work.js';
+import { REFUND_PROMPT, type RefundWork } from './refund-work.js';
 import { expectScenario } from './scenario-error.js';
+import { now } from './statistics.js';
 
 /** One way of running the refund cycle; `cycle` throws `ScenarioError` when its result is wrong. */
 export interface CycleVariant {
@@ -18,20 +19,41 @@ export interface CycleVariant {
   close(): Promise<void>;
   /** Bytes of what the last cycle kept while it waited for the person (its checkpoint, its saved state). */
   pausedBytes?: number;
+  /** Built per pause and per resume: milliseconds of each build, the pause's and the resume's in turn. */
+  builds?: number[];
+}
+
+/** Runs `build` and appends its milliseconds to `variant.builds`. */
+export function timedBuild<T>(variant: CycleVariant, build: () => T): T {
+  const started = now();
+  const built = build();
+  variant.builds ??= [];
+  variant.builds.push(now() - started);
+  return built;
 }
 
 /**
  * The hand-written loop on the bare `openai` SDK: the baseline every ratio divides by. Streamed,
  * the baseline of the streamed group: the same loop reading chunks and assembling its calls.
  */
-export function bareSdkVariant(baseURL: string, options: BareOptions = {}): CycleVariant {
-  const loop = createBareSdkLoop(baseURL, options);
-  const name = options.stream === true ? 'bare openai SDK loop, streamed' : 'bare openai SDK loop';
+export function bareSdkVariant(baseURL: string, options: BareOptions & { fresh?: boolean } = {}): CycleVariant {
+  const { fresh = false, ...loopOptions } = options;
+  const loop = createBareSdkLoop(baseURL, loopOptions);
+  const name = `bare openai SDK loop${options.stream === true ? ', streamed' : ''}${fresh ? ', fresh' : ''}`;
+  // Fresh: a client built to pause and another to resume, as two processes would.
+  const freshCycle = async (ticketId: number) => {
+    const build = () => createBareSteps(baseURL, { ...loopOptions, work: loop.work });
+    const pausing = timedBuild(variant, build);
+    const { saved, prompt } = pausing.pauseTools(await pausing.firstCall(ticketId));
+    const resuming = timedBuild(variant, build);
+    const text = await resuming.finalCall(resuming.resumeTools(saved, true));
+    return { prompt, pausedBytes: Buffer.byteLength(saved), text };
+  };
   const variant: CycleVariant = {
     name,
     async cycle(ticketId) {
       const before = { ...loop.work.runs };
-      const cycle = await loop.cycle(ticketId);
+      const cycle = fresh ? await freshCycle(ticketId) : await loop.cycle(ticketId);
       variant.pausedBytes = cycle.pausedBytes;
       expectBareCycle(name, loop.work, before, cycle);
     },
@@ -57,10 +79,26 @@ function interludeVariant(
   name: string,
   runtime: Runtime,
   baseURL: string,
-  { streamed = false, afterCycle }: InterludeVariantOptions = {},
+  options: InterludeVariantOptions = {},
 ): CycleVariant {
   const { agent, work } = defineChatRefundAgent(runtime, baseURL);
+  return interludeCycle(name, { work, agentFor: () => agent, close: () => runtime.close() }, options);
+}
+
+/** Where an Interlude cycle gets its agent: the same one every time, or one built per pause and per resume. */
+export interface InterludeAgents {
+  work: RefundWork;
+  agentFor(variant: CycleVariant): AgentBase;
+  close(): Promise<void>;
+}
+
+export function interludeCycle(
+  name: string,
+  { work, agentFor, close }: InterludeAgents,
+  { streamed = false, afterCycle }: InterludeVariantOptions = {},
+): CycleVariant {
   const pause = async (ticketId: number) => {
+    const agent = agentFor(variant);
     if (!streamed) return generation(agent, ticketId).generateNow();
     const read = await readGenerationStream(name, generation(agent, ticketId).stream());
     expectScenario(
@@ -70,6 +108,7 @@ function interludeVariant(
     return read.response;
   };
   const resume = async (ticketId: number, input: ResumeInput) => {
+    const agent = agentFor(variant);
     if (!streamed) return generation(agent, ticketId).resumeNow(input);
     return (await readGenerationStream(name, generation(agent, ticketId).resumeStream(input))).response;
   };
@@ -97,9 +136,7 @@ function interludeVariant(
       expectOneMore(work, before, 'issue_refund', `in one ${name} cycle`);
       afterCycle?.();
     },
-    async close() {
-      await runtime.close();
-    },
+    close,
   };
   return variant;
 }
@@ -140,12 +177,7 @@ export function interludeNatsVariant(
       : streamed
         ? 'Interlude, NATS + OTel, streamed'
         : 'Interlude, NATS + OTel';
-  const afterCycle = () => {
-    const roots = tracing.finishedSpans().filter((span) => span.name.startsWith('invoke_agent'));
-    expectScenario(roots.length === 2, `NATS + OTel: a cycle ended ${roots.length} invoke_agent spans, expected 2`);
-    expectScenario(tracing.openSpanNames().length === 0, `NATS + OTel: spans left open: ${tracing.openSpanNames()}`);
-    tracing.reset();
-  };
+  const afterCycle = () => expectTwoRootSpans(tracing);
   const variant = interludeVariant(name, runtime, baseURL, { streamed, afterCycle });
   const close = variant.close;
   variant.close = async () => {
@@ -153,4 +185,12 @@ export function interludeNatsVariant(
     await tracing.shutdown();
   };
   return variant;
+}
+
+/** A NATS cycle must end both runs' root spans (paused and resumed) and leave no span open. */
+export function expectTwoRootSpans(tracing: InMemoryTracing): void {
+  const roots = tracing.finishedSpans().filter((span) => span.name.startsWith('invoke_agent'));
+  expectScenario(roots.length === 2, `NATS + OTel: a cycle ended ${roots.length} invoke_agent spans, expected 2`);
+  expectScenario(tracing.openSpanNames().length === 0, `NATS + OTel: spans left open: ${tracing.openSpanNames()}`);
+  tracing.reset();
 }

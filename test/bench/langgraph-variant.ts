@@ -12,7 +12,7 @@ import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { ChatOpenAI } from '@langchain/openai';
 import pg from 'pg';
-import type { CycleVariant } from './cycle-variants.js';
+import { type CycleVariant, timedBuild } from './cycle-variants.js';
 import { expectBareCycle } from './expect-bare-cycle.js';
 import { ticketMessage } from './refund-chat-responder.js';
 import { createRefundWork, issueRefundInput, lookupOrderInput, SUPPORT_INSTRUCTIONS } from './refund-work.js';
@@ -34,66 +34,72 @@ const SCHEMA = 'bench_langgraph';
  */
 export async function langGraphVariant(
   baseURL: string,
-  { streamed = false }: { streamed?: boolean } = {},
+  { streamed = false, fresh = false }: { streamed?: boolean; fresh?: boolean } = {},
 ): Promise<CycleVariant> {
   const work = createRefundWork();
-  const schema = streamed ? `${SCHEMA}_streamed` : SCHEMA;
+  const schema = streamed ? `${SCHEMA}_streamed` : fresh ? `${SCHEMA}_fresh` : SCHEMA;
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   await admin.connect();
   await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   await admin.query(`CREATE SCHEMA ${schema}`);
   const checkpointer = PostgresSaver.fromConnString(POSTGRES_URL, { schema });
   await checkpointer.setup();
-
-  const lookupOrder = tool(async (input) => work.lookupOrder(input), {
-    name: 'lookup_order',
-    description: 'Find an order by id',
-    schema: lookupOrderInput,
-  });
-  const issueRefund = tool(async (input) => work.issueRefund(input), {
-    name: 'issue_refund',
-    description: 'Refund part of an order',
-    schema: issueRefundInput,
-  });
-  const model = new ChatOpenAI({
-    model: 'gpt-4.1-bench',
-    apiKey: 'bench',
-    maxRetries: 0,
-    streaming: streamed,
-    configuration: { baseURL },
-  }).bindTools([lookupOrder, issueRefund]);
   // Replies the agent node gave a fresh id (below). Streamed, LangGraph sends such a reply again
   // whole at the node's end, as a message the tokens did not announce: read once, it is skipped.
   const renamed = new Set<string>();
   const lastCalls = (state: typeof MessagesAnnotation.State) => (state.messages.at(-1) as AIMessage).tool_calls ?? [];
-  const graph = new StateGraph(MessagesAnnotation)
-    .addNode('agent', async (state) => {
-      const reply = await model.invoke([new SystemMessage(SUPPORT_INSTRUCTIONS), ...state.messages]);
-      // The wire server gives every completion one id, which the messages reducer would take for
-      // the same message and replace; the real API's ids differ per completion.
-      reply.id = randomUUID();
-      if (streamed) renamed.add(reply.id);
-      return { messages: [reply] };
-    })
-    .addNode('review', (state) => {
-      const refund = lastCalls(state).find((call) => call.name === 'issue_refund');
-      if (refund !== undefined) {
-        const approved = interrupt(`Refund $${refund.args['amount']} on order ${refund.args['order_id']}?`);
-        if (approved !== true) throw new Error('The bench approves every refund');
-      }
-      return {};
-    })
-    .addNode('tools', new ToolNode([lookupOrder, issueRefund]))
-    .addEdge(START, 'agent')
-    .addConditionalEdges('agent', (state) => (lastCalls(state).length > 0 ? 'review' : END))
-    .addEdge('review', 'tools')
-    .addEdge('tools', 'agent')
-    .compile({ checkpointer });
+  /** The tools, the model and the compiled graph: what a process builds before it runs the graph. */
+  const buildGraph = () => {
+    const lookupOrder = tool(async (input) => work.lookupOrder(input), {
+      name: 'lookup_order',
+      description: 'Find an order by id',
+      schema: lookupOrderInput,
+    });
+    const issueRefund = tool(async (input) => work.issueRefund(input), {
+      name: 'issue_refund',
+      description: 'Refund part of an order',
+      schema: issueRefundInput,
+    });
+    const model = new ChatOpenAI({
+      model: 'gpt-4.1-bench',
+      apiKey: 'bench',
+      maxRetries: 0,
+      streaming: streamed,
+      configuration: { baseURL },
+    }).bindTools([lookupOrder, issueRefund]);
+    return new StateGraph(MessagesAnnotation)
+      .addNode('agent', async (state) => {
+        const reply = await model.invoke([new SystemMessage(SUPPORT_INSTRUCTIONS), ...state.messages]);
+        // The wire server gives every completion one id, which the messages reducer would take for
+        // the same message and replace; the real API's ids differ per completion.
+        reply.id = randomUUID();
+        if (streamed) renamed.add(reply.id);
+        return { messages: [reply] };
+      })
+      .addNode('review', (state) => {
+        const refund = lastCalls(state).find((call) => call.name === 'issue_refund');
+        if (refund !== undefined) {
+          const approved = interrupt(`Refund $${refund.args['amount']} on order ${refund.args['order_id']}?`);
+          if (approved !== true) throw new Error('The bench approves every refund');
+        }
+        return {};
+      })
+      .addNode('tools', new ToolNode([lookupOrder, issueRefund]))
+      .addEdge(START, 'agent')
+      .addConditionalEdges('agent', (state) => (lastCalls(state).length > 0 ? 'review' : END))
+      .addEdge('review', 'tools')
+      .addEdge('tools', 'agent')
+      .compile({ checkpointer });
+  };
+  // Fresh: a graph built for the pause and another for the resume, as two processes would.
+  const builtOnce = buildGraph();
+  const graphFor = fresh ? () => timedBuild(variant, buildGraph) : () => builtOnce;
 
-  type GraphInput = Parameters<typeof graph.invoke>[0];
+  type GraphInput = Parameters<typeof builtOnce.invoke>[0];
   type GraphConfig = { configurable: { thread_id: string } };
   /** One run of the graph: the question it paused on, or the text of its last model turn. */
   const run = async (input: GraphInput, config: GraphConfig): Promise<{ prompt: string; text: string }> => {
+    const graph = graphFor();
     if (!streamed) {
       const state = await graph.invoke(input, config);
       const interrupts = (state as { __interrupt__?: { value: unknown }[] }).__interrupt__;
@@ -118,14 +124,14 @@ export async function langGraphVariant(
     return { prompt, text };
   };
 
-  const name = streamed ? 'LangGraph.js + PostgresSaver, streamed' : 'LangGraph.js + PostgresSaver';
+  const name = `LangGraph.js + PostgresSaver${streamed ? ', streamed' : ''}${fresh ? ', fresh' : ''}`;
   let measured = false;
   const variant: CycleVariant = {
     name,
     pausedBytes: 0,
     async cycle(ticketId) {
       const before = { ...work.runs };
-      const config = { configurable: { thread_id: `ticket-${ticketId}-${process.pid}` } };
+      const config = { configurable: { thread_id: `ticket-${ticketId}-${process.pid}${fresh ? '-fresh' : ''}` } };
       const { prompt } = await run({ messages: [new HumanMessage(ticketMessage(ticketId))] }, config);
       if (!measured) {
         // Once, in a warm-up cycle: what the paused thread holds in the database.

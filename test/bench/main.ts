@@ -12,6 +12,7 @@ import { type BenchResults, formatReport } from './bench-report.js';
 import { runCheckpointSize } from './checkpoint-size.js';
 import { runClusterReplicas } from './cluster-replicas.js';
 import { runCycleOverhead } from './cycle-overhead.js';
+import { runFreshCycles } from './fresh-cycles.js';
 import { runNatsThroughput } from './nats-throughput.js';
 import { runPausedMemory } from './paused-memory.js';
 import { runSetupCost } from './setup-cost.js';
@@ -43,6 +44,14 @@ try {
     const nats = await startBenchNatsServer();
     try {
       results.cycleOverhead = await runCycleOverhead(config, wire.baseURL, nats);
+    } finally {
+      await nats.stop();
+    }
+  });
+  await attempt('fresh', async () => {
+    const nats = await startBenchNatsServer();
+    try {
+      results.freshCycles = await runFreshCycles(config, wire.baseURL, nats);
     } finally {
       await nats.stop();
     }

@@ -69,6 +69,7 @@ function startedData(message: string) {
     model: 'm',
     action_name: 'handle',
     messages: [{ role: 'user', content: message }],
+    params: null,
   };
 }
 

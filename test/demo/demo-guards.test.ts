@@ -59,9 +59,13 @@ describe('the demo refuses what its own page would not send', () => {
         timeout: 15_000,
       })
       .toBe('awaiting_input');
-    const pending = JSON.parse((await send('GET', '/api/pending')).body) as { toolCallId: string }[];
+    const pending = JSON.parse((await send('GET', '/api/pending')).body) as {
+      toolCallId: string;
+      answerToken: string;
+    }[];
     const toolCallId = pending[0]?.toolCallId as string;
-    const approval = JSON.stringify({ toolCallId, value: true });
+    const authorization = `Bearer ${pending[0]?.answerToken}`;
+    const approval = JSON.stringify({ answers: { [toolCallId]: true } });
 
     const forms: Record<string, string>[] = [
       { 'content-type': 'text/plain', origin: 'http://attacker.example' },
@@ -71,7 +75,12 @@ describe('the demo refuses what its own page would not send', () => {
       { 'content-type': 'text/plain' },
     ];
     for (const headers of forms) {
-      const answered = await send('POST', `/api/generations/${generationId}/answers`, headers, approval);
+      const answered = await send(
+        'POST',
+        `/v1/generations/${generationId}/answers`,
+        { ...headers, authorization },
+        approval,
+      );
       expect([403, 415]).toContain(answered.status);
     }
     expect((await send('GET', '/api/pending', { host: 'attacker.example' })).status).toBe(403);
@@ -79,8 +88,13 @@ describe('the demo refuses what its own page would not send', () => {
     expect((await generations()).find((entry) => entry.generationId === generationId)?.status).toBe('awaiting_input');
 
     // The page itself (its own Origin, JSON) still answers.
-    const own = await send('POST', `/api/generations/${generationId}/answers`, { ...json, origin: demo.url }, approval);
-    expect(own.status).toBe(200);
+    const own = await send(
+      'POST',
+      `/v1/generations/${generationId}/answers`,
+      { ...json, origin: demo.url, authorization },
+      approval,
+    );
+    expect(own.status).toBe(202);
   }, 60_000);
 
   it('keeps at most 3 open runs per ticket: the 4th waits for an answer (429)', async () => {

@@ -32,22 +32,27 @@ describe('waiting on the demo page: deadlines and cancelling, in headless Chromi
     const page = await demo.openDesk(context);
     const generationId = await runTicket(page, 101);
     const toolCallId = await page.locator('[data-kind="confirm"]').getAttribute('data-question');
+    // The token the page would answer with, taken while the question still waits.
+    const token = await page.evaluate(async (id) => {
+      const pending = (await (await fetch('/api/pending')).json()) as { generationId: string; answerToken: string }[];
+      return pending.find((question) => question.generationId === id)?.answerToken;
+    }, generationId);
     await page.locator('[data-cancel]').click();
     await expect.poll(() => page.locator('[data-status]').textContent(), EVENTUALLY).toBe('cancelled');
     expect(await page.locator('[data-notice]').textContent()).toContain('Cancelled');
     expect(await page.locator(`#pending [data-generation="${generationId}"]`).count()).toBe(0);
     expect(await page.locator('[data-cancel]').count()).toBe(0);
     const late = await page.evaluate(
-      async ({ id, callId }) => {
-        const response = await fetch(`/api/generations/${id}/answers`, {
+      async ({ id, callId, answerToken }) => {
+        const response = await fetch(`/v1/generations/${id}/answers`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ toolCallId: callId, value: true }),
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${answerToken}` },
+          body: JSON.stringify({ answers: { [callId as string]: true } }),
         });
         return { status: response.status, body: await response.json() };
       },
-      { id: generationId, callId: toolCallId },
+      { id: generationId, callId: toolCallId, answerToken: token },
     );
-    expect(late).toMatchObject({ status: 409, body: { code: 'cancelled' } });
+    expect(late).toMatchObject({ status: 409, body: { error: { code: 'cancelled' } } });
   });
 });

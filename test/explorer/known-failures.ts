@@ -6,8 +6,9 @@
  * `false` and the explorer fails on any violation of it again. Flipped so far: the deadline and the
  * stalled-holder rows (a lapsed holder writes nothing; a timer whose expiry run died is taken
  * over), the pending-list and wrong-subject rows (`pending()` lists from verified checkpoints;
- * events read off another generation's subject are dropped), and the two-runtimes row (memory
- * buses given one key share the process's claim log for it).
+ * events read off another generation's subject are dropped), the two-runtimes row (memory
+ * buses given one key share the process's claim log for it), and the unsigned-claims row (claim
+ * records are signed, and a forged one holds no slot).
  */
 export const KNOWN_FAILURES = {
   /** A deadline met by a worker SIGKILLed inside the tool body: the redelivered timer is acknowledged and dropped. */
@@ -23,7 +24,7 @@ export const KNOWN_FAILURES = {
   /** A signed event of one generation republished on another's subject is read as the other's (its log then reads as ended while it waits). */
   'event-on-wrong-subject': { expected: false, invariants: [2, 3, 4] },
   /** A keyless client's claim record marks a pause claimed: it is no longer listed and every answer is refused. */
-  'unsigned-claims': { expected: true, invariants: [2, 3, 5] },
+  'unsigned-claims': { expected: false, invariants: [2, 3, 5] },
 } as const satisfies Record<string, { expected: boolean; invariants: readonly Invariant[] }>;
 
 /** (1) at most once per approval, (2) ends or waits answerably, (3) pending lists only what waits, (4) logs hold their own events, (5) forgeries change nothing. */

@@ -34,21 +34,24 @@ describe('fault-schedule explorer, NATS with worker processes', () => {
     const firstSeedByRow: Record<string, number> = {};
     const failing: { seed: number; violations: Violation[] }[] = [];
     const refusals: Record<string, number> = {};
-    for (let from = 0; from < seeds.length; from += PARALLEL) {
-      await Promise.all(
-        seeds.slice(from, from + PARALLEL).map(async (seed) => {
-          const schedule = generateSchedule(seed, NATS_SHAPE);
-          const outcome = await runSchedule(schedule, world, newGenerationId);
-          for (const violation of outcome.violations) firstSeedByRow[violation.row] ??= seed;
-          for (const [code, count] of Object.entries(outcome.refusals)) refusals[code] = (refusals[code] ?? 0) + count;
-          const bad = untolerated(outcome.violations);
-          tolerated.push(...outcome.violations.filter((violation) => !bad.includes(violation)));
-          if (bad.length === 0) return;
-          failing.push({ seed, violations: bad });
-          if (ONLY_SEED !== undefined) console.log(`seed ${seed}:\n${describeSchedule(schedule)}`);
-        }),
-      );
-    }
+    const explore = async (seed: number) => {
+      const schedule = generateSchedule(seed, NATS_SHAPE);
+      const outcome = await runSchedule(schedule, world, newGenerationId);
+      for (const violation of outcome.violations) firstSeedByRow[violation.row] ??= seed;
+      for (const [code, count] of Object.entries(outcome.refusals)) refusals[code] = (refusals[code] ?? 0) + count;
+      const bad = untolerated(outcome.violations);
+      tolerated.push(...outcome.violations.filter((violation) => !bad.includes(violation)));
+      if (bad.length === 0) return;
+      failing.push({ seed, violations: bad });
+      if (ONLY_SEED !== undefined) console.log(`seed ${seed}:\n${describeSchedule(schedule)}`);
+    };
+    // A pool, not batches: a schedule starts as soon as one ends, so PARALLEL always run and no
+    // batch waits on its slowest schedule (each schedule ends on deadlines and ack waits of its own).
+    const queued = [...seeds];
+    const lane = async () => {
+      for (let seed = queued.shift(); seed !== undefined; seed = queued.shift()) await explore(seed);
+    };
+    await Promise.all(Array.from({ length: PARALLEL }, lane));
     console.log(
       `explorer (NATS): ${seeds.length} schedules; tolerated by row ${JSON.stringify(countByRow(tolerated))}; ` +
         `first seed by row ${JSON.stringify(firstSeedByRow)}; faults ${JSON.stringify(world.faults)}; ` +

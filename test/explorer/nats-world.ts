@@ -84,20 +84,33 @@ export async function startNatsWorld(options: NatsWorldOptions) {
     if (!list.includes(row)) list.push(row);
     causes.set(generationId, list);
   };
-  const lines = () => everyWorker.flatMap((child) => child.lines);
   /** The generation whose body `child` most recently entered, if it has not reported a job since. */
   const inBody = (child: ChildScript): string | undefined => {
     const last = child.lines.findLast((line) => line.startsWith('body ') || line.startsWith('job '));
     return last?.startsWith('body ') ? last.split(' ')[1] : undefined;
   };
-  const settledJobs = (generationId: string) =>
-    lines().filter((line) => {
-      const [word, status, id] = line.split(' ');
-      return word === 'job' && id === generationId && status !== 'fenced';
-    }).length;
-  const jobsRunning = () => {
+  // Jobs each generation's workers reported (`job <status> <id>`, but `fenced`), counted as lines
+  // arrive: re-reading every worker's every line on each poll grew with the run's length.
+  const settled = new Map<string, number>();
+  const linesRead = new Map<ChildScript, number>();
+  const readNewLines = () => {
+    for (const child of everyWorker) {
+      for (let index = linesRead.get(child) ?? 0; index < child.lines.length; index += 1) {
+        const [word, status, id] = (child.lines[index] as string).split(' ');
+        if (word === 'job' && id !== undefined && status !== 'fenced') settled.set(id, (settled.get(id) ?? 0) + 1);
+      }
+      linesRead.set(child, child.lines.length);
+    }
+  };
+  const settledJobs = (generationId: string) => {
+    readNewLines();
+    return settled.get(generationId) ?? 0;
+  };
+  /** Jobs queued and not yet reported, of `generationIds` or of every generation. */
+  const jobsRunning = (generationIds: Iterable<string> = enqueued.keys()) => {
     let count = 0;
-    for (const [generationId, queued] of enqueued) count += Math.max(0, queued - settledJobs(generationId));
+    for (const generationId of generationIds)
+      count += Math.max(0, (enqueued.get(generationId) ?? 0) - settledJobs(generationId));
     return count;
   };
   const ledger = () => {
@@ -119,6 +132,7 @@ export async function startNatsWorld(options: NatsWorldOptions) {
     runtime,
     faults,
     horizonMs: options.longestDeadlineMs + 2 * options.ackWaitMs + 1_000,
+    expiryGraceMs: 2 * options.ackWaitMs + 1_000,
     strictSteps: false,
     phantoms,
     async start(params, generationId) {
@@ -140,14 +154,15 @@ export async function startNatsWorld(options: NatsWorldOptions) {
     async quiesce(generationIds) {
       const deadline = Date.now() + 30_000;
       while (Date.now() < deadline) {
-        if (stalls.size === 0 && jobsRunning() === 0) {
+        // Its own jobs: other schedules sharing the world keep theirs running meanwhile.
+        if (stalls.size === 0 && jobsRunning(generationIds) === 0) {
           const all = await Promise.all(generationIds.map(stable));
           if (all.every(Boolean)) return;
         }
         await sleep(100);
       }
     },
-    jobsRunning,
+    jobsRunning: () => jobsRunning(),
     async rerunDecision(generationId, toolCallId) {
       // As documented: decide once the holder that stopped mid-call cannot still finish it.
       while (stalls.size > 0) await Promise.race(stalls);

@@ -29,6 +29,12 @@ export interface ExplorerWorld {
   /** How far the clock moves at a schedule's end, so every deadline it set has passed. */
   horizonMs: number;
   /**
+   * On a real clock: how long after a question's deadline its expiry has surely run (a lost
+   * timer delivered again included). The end then waits until the last deadline its generations
+   * asked with plus this, instead of the whole horizon from now.
+   */
+  expiryGraceMs?: number;
+  /**
    * What a careful person answers to "run it again?" about a call whose outcome is unknown: once no
    * stalled holder can still be inside the call, yes only if the ledger shows no run of it.
    */
@@ -318,7 +324,7 @@ export async function runSchedule(
   async function finish(): Promise<void> {
     for (const runtime of runtimes()) await answerListed(runtime);
     await settle();
-    await world.advance(world.horizonMs);
+    await world.advance(await waitForDeadlinesMs());
     await settle();
     const listed = new Set<string>();
     for (const runtime of runtimes()) {
@@ -343,6 +349,24 @@ export async function runSchedule(
         }
       }
     }
+  }
+
+  /** The whole horizon, or on a real clock until the last deadline our questions carry has run out. */
+  async function waitForDeadlinesMs(): Promise<number> {
+    if (world.expiryGraceMs === undefined) return world.horizonMs;
+    let last = Date.now();
+    for (const tracked of generations) {
+      if (tracked?.params.variant.expiresInMs === undefined) continue;
+      for (const runtime of runtimes()) {
+        for (const event of await read(() => runtime.bus.events(tracked.id, { everyEpoch: true }))) {
+          if (event.event !== 'input_requested') continue;
+          for (const request of event.data.input_requests) {
+            if (request.expires_at !== undefined) last = Math.max(last, Date.parse(request.expires_at));
+          }
+        }
+      }
+    }
+    return Math.min(world.horizonMs, last - Date.now() + world.expiryGraceMs);
   }
 
   /** The person's runtime first, then any beside it. */

@@ -18,25 +18,34 @@ export function compilerErrors(output: string): CompilerError[] {
  * Errors in our dependencies' own declaration files under the strict consumer options, which no
  * code of ours can fix: a user who turns on `exactOptionalPropertyTypes` with
  * `skipLibCheck: false` meets them as soon as a program loads nats.js's types, with or without
- * Interlude. Pinned here so that a new one, or one that upstream fixed, fails the test and the
+ * Interlude. Pinned here, with the version of the package they were read in, so that a new one,
+ * one that upstream fixed, or a version bump nobody checked them against fails the test, and the
  * README's Install section stays exact.
  */
-export const UPSTREAM_DECLARATION_ERRORS: readonly (Pick<CompilerError, 'file' | 'code'> & { reason: string })[] = [
+export const UPSTREAM_DECLARATION_ERRORS: readonly (CompilerError & {
+  /** The package whose declarations hold it, and the version it was read in. */
+  upstream: { name: string; version: string };
+  reason: string;
+})[] = [
   {
     file: 'node_modules/@nats-io/nats-core/lib/msg.d.ts',
     code: 'TS2420',
-    reason:
-      "@nats-io/nats-core 3.3.1: class MsgImpl's headers (MsgHdrs | undefined) do not fit the optional Msg.headers",
+    message: "Class 'MsgImpl' incorrectly implements interface 'Msg'.",
+    upstream: { name: '@nats-io/nats-core', version: '3.3.1' },
+    reason: "class MsgImpl's headers (MsgHdrs | undefined) do not fit the optional Msg.headers",
   },
   {
     file: 'node_modules/@nats-io/nats-core/lib/nats.d.ts',
     code: 'TS2420',
-    reason:
-      "@nats-io/nats-core 3.3.1: class NatsConnectionImpl's info (ServerInfo | undefined) does not fit NatsConnection.info",
+    message: "Class 'NatsConnectionImpl' incorrectly implements interface 'NatsConnection'.",
+    upstream: { name: '@nats-io/nats-core', version: '3.3.1' },
+    reason: "class NatsConnectionImpl's info (ServerInfo | undefined) does not fit NatsConnection.info",
   },
 ];
 
 /** Whether an error is one of {@link UPSTREAM_DECLARATION_ERRORS}. */
 export function isUpstreamDeclarationError(error: CompilerError): boolean {
-  return UPSTREAM_DECLARATION_ERRORS.some((known) => known.file === error.file && known.code === error.code);
+  return UPSTREAM_DECLARATION_ERRORS.some(
+    (known) => known.file === error.file && known.code === error.code && known.message === error.message,
+  );
 }

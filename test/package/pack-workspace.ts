@@ -9,7 +9,7 @@ const run = promisify(execFile);
 export const WORKSPACE_ROOT = resolve(import.meta.dirname, '..', '..');
 
 /** The packages we publish, in dependency order. */
-export const PUBLISHED_PACKAGES = ['core', 'providers', 'bus', 'telemetry'] as const;
+export const PUBLISHED_PACKAGES = ['core', 'providers', 'bus', 'telemetry', 'gateway'] as const;
 export type PublishedPackage = (typeof PUBLISHED_PACKAGES)[number];
 
 /** One packed package: the tarball users would download, and the manifest it carries. */

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { aesGcmCodec, PAYLOAD_KEY_VARIABLE } from '@interlude/bus';
 import { FILTERED } from '@interlude/core/internal';
 import { secretFormsIn } from '@interlude/core/testing';
-import { expect, inject, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { usePrivateNatsServer } from '../support/private-nats-fixture.js';
 import {
   canarySecrets,
   PAYLOAD_FREE_SINKS,
@@ -12,6 +13,9 @@ import {
 } from '../support/secret-canary-scenario.js';
 
 const { token, key } = canarySecrets();
+// A nats-server of its own: the scenario taps every message on the server (`>`), and another
+// file's traffic on a shared one would land in its sinks (and, for the codec, read as a leak).
+const nats = usePrivateNatsServer('codec-canary');
 const payloadKey = randomBytes(32).toString('base64');
 
 /**
@@ -32,7 +36,7 @@ it('with the payload codec, the NATS server holds no result, answer, question or
   const run = await runSecretCanaryScenario(
     { token, key },
     {
-      natsUrl: inject('natsUrl'),
+      natsUrl: nats.server.url,
       busOptions: { codec: aesGcmCodec({ keys: [payloadKey] }) },
       // The process that answers from elsewhere reads the sealed checkpoint with the same key.
       childEnvironment: { [PAYLOAD_KEY_VARIABLE]: payloadKey },

@@ -1,6 +1,7 @@
 import { FILTERED } from '@interlude/core/internal';
 import { secretFormsIn } from '@interlude/core/testing';
-import { expect, inject, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { usePrivateNatsServer } from '../support/private-nats-fixture.js';
 import {
   canarySecrets,
   PAYLOAD_FREE_SINKS,
@@ -9,9 +10,12 @@ import {
 } from '../support/secret-canary-scenario.js';
 
 const { token, key } = canarySecrets();
+// A nats-server of its own: the scenario taps every message on the server (`>`), and another
+// file's traffic on a shared one would land in its sinks (and, for the codec, read as a leak).
+const nats = usePrivateNatsServer('every-sink-canary');
 
 it('a secret the tools return, throw and ask in every form reaches its tools and no sink, in no form', async () => {
-  const run = await runSecretCanaryScenario({ token, key }, { natsUrl: inject('natsUrl') });
+  const run = await runSecretCanaryScenario({ token, key }, { natsUrl: nats.server.url });
 
   // The secret reached its tools, and the option picked reached its tool as the tool offered it…
   expect.soft(run.witness).toEqual({ token, key, pickedAccount: token });

@@ -7,7 +7,7 @@ import { rawStoredEvents } from './bus-raw-log.js';
  * Checks a finished generation's log after faults under it (a killed server, killed or stalled
  * workers): the stream holds each event once; the log the bus reads back is every stored event
  * but those of superseded epochs (what a holder published before another took its run over), in
- * stream order, from `started` to `completed`, each run's latest epoch numbered without a gap.
+ * run order, from `started` to `completed`, each run's latest epoch numbered without a gap.
  * Returns the log for the caller's own checks.
  */
 export async function expectContiguousLog(
@@ -20,7 +20,20 @@ export async function expectContiguousLog(
   const rawIds = raw.map((event) => event.id);
   expect(new Set(rawIds).size).toBe(rawIds.length);
   const inLog = new Set(log.map((event) => event.id));
-  expect(rawIds.filter((id) => inLog.has(id))).toEqual(log.map((event) => event.id));
+  // In run order, as `events()` reads a log: runs as they began in the stream, each by epoch, then
+  // index. Not stream order: a publish retried through an outage (a killed leader, a cut) may be
+  // stored after a later one of its run.
+  const runStart = new Map<string, number>();
+  for (const [position, event] of raw.entries()) if (!runStart.has(event.run)) runStart.set(event.run, position);
+  const kept = [...raw.entries()].filter(([, event]) => inLog.has(event.id));
+  kept.sort(
+    ([leftPosition, left], [rightPosition, right]) =>
+      (runStart.get(left.run) as number) - (runStart.get(right.run) as number) ||
+      epochOf(left) - epochOf(right) ||
+      left.index - right.index ||
+      leftPosition - rightPosition,
+  );
+  expect(log.map((event) => event.id)).toEqual(kept.map(([, event]) => event.id));
   const latest = new Map<string, number>();
   for (const event of raw) latest.set(event.run, Math.max(latest.get(event.run) ?? 1, epochOf(event)));
   for (const left of raw.filter((event) => !inLog.has(event.id))) {

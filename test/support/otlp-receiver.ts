@@ -2,15 +2,16 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { decodeMetricsExport, type MetricsExportRequest, type ReceivedMetricPoint } from './otlp-metric-decoding.js';
+import { decodeProtobufTraces } from './otlp-protobuf.js';
 
 export type { ReceivedMetricPoint } from './otlp-metric-decoding.js';
 
 /**
  * A small OTLP/HTTP receiver for traces and metrics in the JSON encoding, the one
- * `@opentelemetry/exporter-trace-otlp-http` and `…-metrics-otlp-http` send. It stands in for
- * Jaeger, Tempo, Prometheus or a collector (Debian ships none) so tests and the demo can look at
- * what a real exporter really sent.
- * Protobuf is refused with 415: decoding it would need the `.proto` files.
+ * `@opentelemetry/exporter-trace-otlp-http` and `…-metrics-otlp-http` send, and for traces in
+ * protobuf, the one `@opentelemetry/exporter-trace-otlp-proto` sends (`otlp-protobuf.ts` decodes
+ * it). It stands in for Jaeger, Tempo, Phoenix, Prometheus or a collector (Debian ships none) so
+ * tests and the demo can look at what a real exporter really sent. Protobuf metrics get 415.
  *
  * @see https://opentelemetry.io/docs/specs/otlp/#otlphttp
  */
@@ -23,6 +24,8 @@ export interface OtlpReceiver {
   spans(): ReceivedSpan[];
   /** Headers of every export request, in order (to check `OTEL_EXPORTER_OTLP_HEADERS`). */
   requestHeaders(): IncomingHttpHeaders[];
+  /** The path and content type of every export request, in order (which encoding each signal used). */
+  exportsReceived(): { path: string; contentType: string }[];
   /** Resolves once `count` spans have arrived; rejects after `timeoutMs`. */
   waitForSpans(count: number, timeoutMs?: number): Promise<ReceivedSpan[]>;
   /** Every metric data point received so far (each export repeats cumulative points), in arrival order. */
@@ -67,12 +70,14 @@ export async function startOtlpReceiver(options: { port?: number } = {}): Promis
   let received: ReceivedSpan[] = [];
   let points: ReceivedMetricPoint[] = [];
   let headers: IncomingHttpHeaders[] = [];
+  let exports: { path: string; contentType: string }[] = [];
   const waiters = new Set<() => void>();
   const server = createServer((request, response) => {
     handleExport(request, response)
       .then((exported) => {
         if (exported === undefined) return;
         headers.push(request.headers);
+        exports.push({ path: request.url ?? '', contentType: String(request.headers['content-type'] ?? '') });
         if ('spans' in exported) received.push(...exported.spans);
         else points.push(...exported.points);
         for (const wake of waiters) wake();
@@ -111,6 +116,7 @@ export async function startOtlpReceiver(options: { port?: number } = {}): Promis
     tracesUrl: `${url}/v1/traces`,
     spans: () => [...received],
     requestHeaders: () => [...headers],
+    exportsReceived: () => [...exports],
     waitForSpans(count, timeoutMs = 5_000) {
       return waitFor(
         () => (received.length >= count ? [...received] : undefined),
@@ -131,6 +137,7 @@ export async function startOtlpReceiver(options: { port?: number } = {}): Promis
       received = [];
       points = [];
       headers = [];
+      exports = [];
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -150,8 +157,15 @@ async function handleExport(
     reply(response, 404, { error: 'only POST /v1/traces and /v1/metrics are served' });
     return undefined;
   }
-  if (!String(request.headers['content-type'] ?? '').startsWith('application/json')) {
-    reply(response, 415, { error: 'only the OTLP JSON encoding is supported' });
+  const contentType = String(request.headers['content-type'] ?? '');
+  if (contentType.startsWith('application/x-protobuf') && request.url === '/v1/traces') {
+    const decoded = decodeProtobufTraces(body);
+    // An empty ExportTraceServiceResponse: zero bytes of protobuf.
+    response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    return { spans: decodeExport(decoded as ExportRequest) };
+  }
+  if (!contentType.startsWith('application/json')) {
+    reply(response, 415, { error: 'only OTLP/JSON, and OTLP/protobuf for traces, are supported' });
     return undefined;
   }
   const parsed = JSON.parse(body.toString('utf8')) as unknown;

@@ -99,7 +99,7 @@ export async function runSecretCanaryScenario(
   const tracing = createInMemoryTracing();
   const runtime = createRuntime({
     bus: natsBus({ servers: options.natsUrl, ...options.busOptions }),
-    telemetry: openTelemetry({ tracerProvider: tracing.tracerProvider, captureContent: true }),
+    telemetry: openTelemetry({ tracerProvider: tracing.tracerProvider, captureContent: true, openInference: true }),
   });
   const schema = await createScratchSchema();
   const store = postgresContextStore({ pool: schema.pool }, { schema: schema.name });

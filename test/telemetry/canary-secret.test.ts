@@ -21,7 +21,7 @@ function everythingRecorded(spans: readonly ReadableSpan[]): string {
   );
 }
 
-it('never records a secret answer: not in tool results, arguments, errors or statuses', async () => {
+it('never records a secret answer: not in tool results, arguments, messages, errors or statuses', async () => {
   const tracing = createInMemoryTracing();
   let pin: string | undefined;
   const verifyIdentity = tool({
@@ -51,7 +51,7 @@ it('never records a secret answer: not in tool results, arguments, errors or sta
     },
   ]);
   const runtime = createRuntime({
-    telemetry: openTelemetry({ tracerProvider: tracing.tracerProvider, captureContent: true }),
+    telemetry: openTelemetry({ tracerProvider: tracing.tracerProvider, captureContent: true, openInference: true }),
   });
   const support = defineAgent({
     name: 'support',
@@ -80,6 +80,12 @@ it('never records a secret answer: not in tool results, arguments, errors or sta
   expect(recorded).toContain('"gen_ai.tool.call.result":"{\\"verified\\":true,\\"checked\\":\\"PIN [FILTERED]\\"}"');
   expect(recorded).toContain('card declined for PIN [FILTERED]');
   expect(recorded).toContain('upstream rejected a prompt containing [FILTERED]');
+  // The conversation, as GenAI messages and as OpenInference's, holds the tool result that read the PIN.
+  const chats = spans.filter((span) => span.name === 'chat scripted-1');
+  const lastRequest = String(chats.at(-1)!.attributes['gen_ai.input.messages']);
+  expect(lastRequest).toContain('PIN [FILTERED]');
+  expect(lastRequest).toContain('customer said [FILTERED]');
+  expect(recorded).toContain('llm.input_messages.');
   // …and the secret is in none of them.
   expect(recorded).not.toContain(CANARY);
   expect(recorded).not.toContain('4921');

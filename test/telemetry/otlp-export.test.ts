@@ -1,5 +1,5 @@
 import { openTelemetry } from '@interlude/telemetry';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ const refund = {
   model: 'claude-sonnet-4-5',
 };
 
-it('sends every span over OTLP/HTTP to the endpoint named by OTEL_EXPORTER_OTLP_ENDPOINT', async () => {
+it('sends every span over OTLP/protobuf to the endpoint named by OTEL_EXPORTER_OTLP_ENDPOINT', async () => {
   const exporter = exporterFromEnvironment({
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
     OTEL_EXPORTER_OTLP_HEADERS: 'x-honeycomb-team=test-key',
@@ -77,15 +77,20 @@ it('sends every span over OTLP/HTTP to the endpoint named by OTEL_EXPORTER_OTLP_
     expect(span.resource['service.name']).toBe('support-desk');
     expect(span.scope).toBe('@interlude/telemetry');
   }
-  expect(receiver.requestHeaders()[0]).toMatchObject({ 'x-honeycomb-team': 'test-key' });
+  expect(receiver.requestHeaders()[0]).toMatchObject({
+    'x-honeycomb-team': 'test-key',
+    'content-type': 'application/x-protobuf',
+  });
   await tracerProvider.shutdown();
 });
 
-it('refuses protobuf, which it cannot decode, instead of pretending it received spans', async () => {
+it('refuses a protobuf body it cannot decode instead of pretending it received spans', async () => {
+  receiver.clear();
   const response = await fetch(receiver.tracesUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/x-protobuf' },
     body: new Uint8Array([1, 2, 3]),
   });
-  expect(response.status).toBe(415);
+  expect(response.status).toBe(400);
+  expect(receiver.spans()).toEqual([]);
 });

@@ -7,6 +7,9 @@ import { afterEach, expect, it } from 'vitest';
 const tracing = createInMemoryTracing();
 afterEach(() => tracing.reset());
 
+/** The app's conversation the refund belongs to: on every span of both runs. */
+const CONVERSATION = 'ticket-42';
+
 /** The refund scenario through real generations: lookup runs, refund asks, then it is confirmed. */
 async function refundPausedAndResumed() {
   const scenario = createRefundScenario();
@@ -16,6 +19,7 @@ async function refundPausedAndResumed() {
     runtime,
     provider: scriptedProvider(scenario.replies),
     actions: { handle: scenario.action },
+    conversationId: ({ ticketId }) => `ticket-${ticketId}`,
   });
   const paused = await support.handle({ ticketId: 42 }).generateNow();
   const pausedSpans = spanTree(tracing.finishedSpans());
@@ -31,6 +35,8 @@ const chatAttributes = (finishReason: string, rawFinishReason: string, responseI
   'gen_ai.operation.name': 'chat',
   'gen_ai.provider.name': 'scripted',
   'gen_ai.request.model': 'scripted-1',
+  'gen_ai.conversation.id': CONVERSATION,
+  'gen_ai.request.stream': false,
   'interlude.provider.api': 'scripted.messages',
   'gen_ai.response.id': responseId,
   'gen_ai.response.finish_reasons': [rawFinishReason],
@@ -48,6 +54,7 @@ function toolSpan(toolName: string, toolCallId: string, extra: SpanNode['attribu
     'gen_ai.operation.name': 'execute_tool',
     'gen_ai.tool.name': toolName,
     'gen_ai.tool.call.id': toolCallId,
+    'gen_ai.conversation.id': CONVERSATION,
     ...extra,
   });
 }
@@ -64,6 +71,7 @@ function agentSpan(
     attributes: {
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.agent.name': 'support',
+      'gen_ai.conversation.id': CONVERSATION,
       'interlude.action': 'handle',
       ...attributes,
     },

@@ -10,6 +10,7 @@ import {
 } from '@interlude/core';
 import { type JobOutcome, newGenerationId } from '@interlude/core/internal';
 import { jetstream } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
 import { connect, headers as createHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type ConfiguredNats, scratchDirectory, startConfiguredNats } from '../support/configured-nats.js';
@@ -91,22 +92,29 @@ describe('nothing a client without the key publishes on NATS is trusted', () => 
     expect(refunds).toEqual([{ account: 'alice', amount: 30, generationId: paused.generationId }]);
   });
 
-  it('a checkpoint record any client writes into the bucket is refused: no refund of 30000 to the attacker', async () => {
+  it('a checkpoint record any client writes into the bucket, or deletes, is refused and rebuilt from the log: the real question is listed and answered, no refund of 30000 to the attacker', async () => {
     const refunds: Refund[] = [];
     const runtime = runtimeOn(inject('natsUrl'));
     const desk = defineTrustDesk(runtime, refunds);
     const paused = await desk.refund({ account: 'alice' }).generateNow();
+    const listed = async () =>
+      (await runtime.pending())
+        .filter((entry) => entry.generationId === paused.generationId)
+        .map((entry) => entry.requests.map((request) => request.prompt));
+    const key = `$KV.interlude_checkpoints.${paused.generationId}`;
     const edited = JSON.parse(JSON.stringify(paused.checkpoint).replaceAll('"amount":30', '"amount":30000'));
-    await forge(`$KV.interlude_checkpoints.${paused.generationId}`, {
-      version: 1,
-      checkpoint: edited,
-      params: { account: 'mallory' },
-    });
-    expect(await code(runtime.answer(paused.generationId, { call_refund: true }))).toBe('bad_signature');
-    const unsigned = { ...edited, key_id: undefined, signature: undefined };
-    await forge(`$KV.interlude_checkpoints.${paused.generationId}`, { version: 1, checkpoint: unsigned, params: {} });
-    expect(await code(runtime.answer(paused.generationId, { call_refund: true }))).toBe('bad_signature');
-    expect(refunds).toEqual([]);
+    await forge(key, { version: 1, checkpoint: edited, params: { account: 'mallory' } });
+    expect(await listed()).toEqual([['Refund $30 to alice?']]);
+    await forge(key, { version: 1, checkpoint: { ...edited, key_id: undefined, signature: undefined }, params: {} });
+    expect(await listed()).toEqual([['Refund $30 to alice?']]);
+    await (await new Kvm(attacker).open('interlude_checkpoints')).purge(paused.generationId);
+    expect(await runtime.bus.checkpoints.load(paused.generationId)).toBeUndefined();
+    expect(await listed()).toEqual([['Refund $30 to alice?']]);
+
+    const done = await runtime.answer(paused.generationId, { call_refund: true });
+    expect(done.status).toBe('completed');
+    expect(refunds).toEqual([{ account: 'alice', amount: 30, generationId: paused.generationId }]);
+    expect(await listed()).toEqual([]);
   });
 
   it('events any client publishes never reach events(), rebuildCheckpoint or a live subscriber, even when they take a real event id first', async () => {

@@ -57,11 +57,10 @@ function exitWithin(child: ChildScript, withinMs: number): Promise<number | null
 }
 
 describe('a worker embedded in an application, shut down as the README shows', () => {
-  it('is the shutdown both READMEs show, character for character', () => {
+  it('is the shutdown the several-processes page shows, character for character', () => {
     const shown = readmeShutdown();
     expect(shown).toContain('await worker.stop({ timeoutMs: 10_000 })');
     expect(readRepositoryFile('docs/several-processes.md')).toContain(shown);
-    expect(readRepositoryFile('packages/bus/README.md')).toContain(shown);
   });
 
   it('exits 0 on SIGTERM while a job hangs; the job is handed back and another worker finishes it, refunding once', async () => {

@@ -14,13 +14,14 @@ const state = {
   notice: undefined,
 };
 
-const api = async (path, options = {}) => {
+const api = async (path, { token, ...options } = {}) => {
   const response = await fetch(path, {
     ...options,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
   });
   const body = await response.json();
-  if (!response.ok) throw new Error(body.error ?? `HTTP ${response.status}`);
+  // The desk's own routes say { error: message }; the gateway's { error: { code, message } }.
+  if (!response.ok) throw new Error(body.error?.message ?? body.error ?? `HTTP ${response.status}`);
   return body;
 };
 
@@ -60,22 +61,46 @@ async function run(ticket) {
   await select(generationId);
 }
 
+/** Answers held for a turn that asks several questions, until its last one is answered. */
+const drafts = new Map();
+
+/**
+ * Answers through the gateway, with the answer token `/api/pending` listed beside each question:
+ * a token answers its one question, so a turn's questions go together, each with its own.
+ */
 async function answer(question, value) {
   try {
-    const outcome = await api(`/api/generations/${question.generationId}/answers`, {
-      method: 'POST',
-      body: JSON.stringify({ toolCallId: question.toolCallId, value }),
-    });
-    state.notice =
-      outcome.resumed === 'worker'
-        ? 'Answered: the worker resumes it from the stored checkpoint.'
-        : outcome.resumed === 'in-process'
-          ? 'Answered: resumed in the server process (a secret never goes in a job).'
-          : `Noted; still waiting for ${outcome.waitingFor.join(', ')}.`;
+    const asked = await waitingQuestions(question.generationId);
+    const draft = { ...drafts.get(question.generationId), [question.toolCallId]: value };
+    const waitingFor = asked.map((entry) => entry.toolCallId).filter((callId) => !(callId in draft));
+    if (waitingFor.length > 0) {
+      drafts.set(question.generationId, draft);
+      state.notice = `Noted; still waiting for ${waitingFor.join(', ')}.`;
+    } else {
+      drafts.delete(question.generationId);
+      const [token, ...others] = asked.map((entry) => entry.answerToken);
+      const outcome = await api(`/v1/generations/${question.generationId}/answers`, {
+        method: 'POST',
+        token,
+        body: JSON.stringify({ answers: draft, ...(others.length > 0 && { answer_tokens: others }) }),
+      });
+      state.notice =
+        outcome.resumed === 'queued'
+          ? 'Answered: the worker resumes it from the stored checkpoint.'
+          : 'Answered: resumed in the server process (a secret never goes in a job).';
+    }
   } catch (error) {
     state.notice = `Not accepted: ${error.message}`;
   }
   await refresh();
+}
+
+/** The generation's open questions with their answer tokens, listed again when the page has none yet. */
+async function waitingQuestions(generationId) {
+  const listed = () => state.pending.filter((entry) => entry.generationId === generationId);
+  if (listed().length === 0) state.pending = await api('/api/pending');
+  if (listed().length === 0) throw new Error('it is no longer waiting for an answer');
+  return listed();
 }
 
 async function cancel(generation) {

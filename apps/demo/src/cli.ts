@@ -11,10 +11,9 @@
  */
 import { natsBus } from '@interlude/bus';
 import { type Bus, createRuntime } from '@interlude/core';
-import { DemoClient } from './cli/demo-client.js';
+import { type AnswerOutcome, DemoClient } from './cli/demo-client.js';
 import { exitCodes } from './cli/exit-codes.js';
 import { formatEvent, formatQuestion } from './cli/format-event.js';
-import type { AnswerOutcome } from './server/answer-question.js';
 
 const USAGE = `usage: cli pending | answer <generation> <call> <value|-> | decline <generation> <call> | replay <generation> | tail`;
 
@@ -87,9 +86,8 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function describeOutcome(done: string, generationId: string, outcome: AnswerOutcome): string {
-  if (outcome.resumed === 'worker') return `${done}; the worker resumes ${generationId} (job ${outcome.jobId}).`;
-  if (outcome.resumed === 'in-process') return `${done}; ${generationId} resumed in the server: ${outcome.status}.`;
-  return `${done}; still waiting for ${outcome.waitingFor.join(', ')}.`;
+  if (outcome.resumed === 'queued') return `${done}; the worker resumes ${generationId} (job ${outcome.job_id}).`;
+  return `${done}; ${generationId} resumed in the server: ${outcome.status}.`;
 }
 
 /**

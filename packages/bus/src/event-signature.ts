@@ -4,7 +4,7 @@ import { headers as createHeaders, type MsgHdrs } from '@nats-io/transport-node'
 import { MSG_ID_HEADER } from './jetstream-requests.js';
 import type { NatsNames } from './subjects.js';
 
-/** The header an event's signature travels in: `<key_id>.<hex>`, HMAC-SHA256 of the exact payload bytes. */
+/** The header an event's signature travels in: `<key_id>.<base64url>`, HMAC-SHA256 of the exact payload bytes. */
 export const SIGNATURE_HEADER = 'Interlude-Signature';
 
 /**

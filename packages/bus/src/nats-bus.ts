@@ -1,5 +1,5 @@
 import type { Bus, TrustError } from '@interlude/core';
-import { type CheckpointKeys, toEventFilter } from '@interlude/core/internal';
+import { type CheckpointKeys, type EventHandler, toEventFilter } from '@interlude/core/internal';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createAvailability, DEFAULT_UNAVAILABLE_AFTER_MS, NOT_CONNECTED_YET } from './bus-availability.js';
 import { probeStreams, watchAvailability } from './bus-health.js';
@@ -9,12 +9,13 @@ import { createKvCheckpointStore } from './kv-checkpoint-store.js';
 import { createNatsClaimLog } from './nats-claim-log.js';
 import { readDeploymentId } from './nats-deployment.js';
 import { type EventTrust, publishEvent, readEvents } from './nats-event-log.js';
+import { pausedGenerations } from './nats-paused-generations.js';
 import { createNatsPendingIndex } from './nats-pending-index.js';
 import { connectNats, type NatsBusOptions, type NatsResources } from './nats-setup.js';
 import { replicasOf, retentionOf, setUpNats } from './nats-streams.js';
 import { subscribeEvents } from './nats-subscribe.js';
 import { createNatsTimerQueue } from './nats-timer-queue.js';
-import { type RetryOptions, retryTransient } from './retry.js';
+import { callerRetryOptions, type RetryOptions, retryTransient } from './retry.js';
 import { natsNames } from './subjects.js';
 
 export type { NatsBusOptions } from './nats-setup.js';
@@ -50,6 +51,8 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
   const retry: RetryOptions = { isClosed: () => closed };
   // A caller's retries stop at the bound; the consumer's (`retry`) wait out any outage.
   const callerRetry: RetryOptions = { ...retry, giveUpAfterMs: unavailableAfterMs };
+  // One request each (a load, a claim, a job, an event): retried soon after a stream's new leader is elected.
+  const callerRetries = callerRetryOptions(retry, unavailableAfterMs);
   const onError =
     options.onError ??
     ((error: unknown, context: string) => {
@@ -93,14 +96,14 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
     onUnreadable: (error, subject) => onError(error, `event on ${subject} not readable`),
   };
   const bounded = availability.bounded;
-  const checkpoints = createKvCheckpointStore(() => ready, callerRetry, sealer);
-  const claims = createNatsClaimLog(() => ready, callerRetry, sealer);
+  const checkpoints = createKvCheckpointStore(() => ready, callerRetries, sealer);
+  const claims = createNatsClaimLog(() => ready, callerRetries, sealer);
   const jobs = createJetStreamJobQueue(
     () => ready,
     { ackWaitMs: options.jobAckWaitMs ?? 30_000, maxDeliver: options.jobMaxDeliver ?? 5, onError },
     retry,
     sealer,
-    callerRetry,
+    callerRetries,
   );
 
   return {
@@ -125,7 +128,7 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
 
     async publish(event) {
       await bounded(eventsStream, 'publish', async () => {
-        await publishEvent(await ready, event, callerRetry, keys, sealer);
+        await publishEvent(await ready, event, callerRetries, keys, sealer);
       });
       // Completed: its checkpoint (there is one only if it paused, so only if a later run resumed
       // it) is resumed for good, and removed so finished generations leave nothing in the bucket.
@@ -147,6 +150,12 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
       });
     },
 
+    pausedGenerations() {
+      return bounded(eventsStream, 'pausedGenerations', async () =>
+        retryTransient(async () => pausedGenerations(await ready), callerRetry),
+      );
+    },
+
     subscribe(filter, handler) {
       // A subscription is made locally (nats.js buffers it while disconnected): its success proves
       // nothing of the connection, so it is its own part.
@@ -154,7 +163,8 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
         return subscribeEvents(
           await ready,
           toEventFilter(filter),
-          handler,
+          // The subjects listened on are those of the selected names: the events it is typed for.
+          handler as EventHandler,
           (error, event) => onError(error, `subscriber of ${event.event} ${event.id}`),
           trust,
           sealer,

@@ -36,6 +36,25 @@ export interface RetryOptions {
    * caller's operation waits at most (`unavailableAfterMs`). Default: no bound.
    */
   giveUpAfterMs?: number;
+  /**
+   * Gives up on one attempt after this long and makes the next: a read sent to a stream leader
+   * that was just killed is never answered, and waiting out the whole request timeout (5 s) could
+   * leave one more attempt, or none, inside the caller's bound. Default: the request's own timeout.
+   */
+  attemptTimeoutMs?: number;
+}
+
+/**
+ * A caller's single-request operations (a checkpoint load or save, a claim, a job enqueued, an
+ * event published; not a log read, which may take longer than an attempt): each
+ * attempt given up on after a second and the next made after at most 250 ms, until `giveUpAfterMs`.
+ * While a stream elects a new leader (4–5 s on nats-server 2.9.10, 3 nodes on loopback) nothing
+ * answers; with whole request timeouts (5 s) the first attempt after the election could come 5 s
+ * late, or after the caller's bound. Every one of them is safe to send again: reads, publishes
+ * with a message id, KV puts, write-once claims.
+ */
+export function callerRetryOptions(retry: RetryOptions, giveUpAfterMs: number): RetryOptions {
+  return { ...retry, giveUpAfterMs, attemptTimeoutMs: 1_000, maxDelayMs: 250 };
 }
 
 /**
@@ -49,11 +68,31 @@ export async function retryTransient<T>(operation: () => Promise<T>, options: Re
   const giveUpAt = performance.now() + (options.giveUpAfterMs ?? Number.POSITIVE_INFINITY);
   for (;;) {
     try {
-      return await operation();
+      const attempt = operation();
+      return await (options.attemptTimeoutMs === undefined ? attempt : within(attempt, options.attemptTimeoutMs));
     } catch (error) {
       if (!isTransientNatsError(error) || options.isClosed() || performance.now() >= giveUpAt) throw error;
       await sleep(delay);
       delay = Math.min(delay * 2, maxDelay);
     }
+  }
+}
+
+/** `attempt`, or a `TimeoutError` (transient: retried) if it has not settled after `ms`. */
+async function within<T>(attempt: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  // An attempt given up on may still fail later, with no one to tell.
+  attempt.catch(() => undefined);
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new Error(`no answer within ${ms} ms`);
+      error.name = 'TimeoutError';
+      reject(error);
+    }, ms);
+  });
+  try {
+    return await Promise.race([attempt, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -17,9 +17,10 @@ export { TrustError } from './errors/trust-error.js';
 export type { GenerationResponse } from './generation/generation-response.js';
 export type { GenerationStream, StreamPart } from './generation/generation-stream.js';
 export type { Generation, ResumeInput, RunControl } from './generation/generation-types.js';
-export type { AskedInputRequest } from './input-request/asked-input-request.js';
 export type { InputExpiryOptions } from './input-request/input-expiry.js';
 export {
+  type AskedInputRequest,
+  type AskedInputRequestJSON,
   type ChoiceOption,
   InputRequest,
   type InputRequestJSON,

@@ -56,6 +56,7 @@ export {
 } from './checkpoint/sign-checkpoint.js';
 export { canResume, checkpointStanding, type PauseStanding } from './claims/can-resume.js';
 export type { RunLease } from './claims/run-lease.js';
+export { forgedClaimsSeen } from './claims/signed-claims.js';
 export { FencedError } from './errors/fenced-error.js';
 export { PayloadTooLargeError } from './errors/payload-too-large-error.js';
 export type { ResumeErrorCode } from './errors/resume-error.js';
@@ -70,6 +71,8 @@ export type {
   GenerationOutcome,
   GenerationTrace,
   GenerationTraceInfo,
+  ModelCallContent,
+  ModelCallInfo,
   ModelCallTrace,
   Telemetry,
   ToolCallTrace,
@@ -89,6 +92,7 @@ export {
   createCheckpointKeys,
   keyIdOf,
   MIN_KEY_LENGTH,
+  SIGNATURE_LABELS,
   type SignaturePurpose,
   type TaggedVerdict,
 } from './trust/checkpoint-keys.js';

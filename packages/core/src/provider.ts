@@ -11,6 +11,7 @@ export type {
   ModelStreamPart,
   ProviderAdapter,
   ProviderMessage,
+  RequestParameters,
   ToolCall,
   ToolChoice,
   ToolResultMessage,

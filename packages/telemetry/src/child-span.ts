@@ -12,12 +12,14 @@ export abstract class ChildSpan {
   readonly #onEnd: (child: ChildSpan) => void;
   #ended = false;
 
+  /** `bodyContext` adjusts the context bodies run in (the model call's suppresses SDK spans). */
   protected constructor(
     protected readonly span: Span,
     parentContext: Context,
     onEnd: (child: ChildSpan) => void,
+    bodyContext: (spanContext: Context) => Context = (spanContext) => spanContext,
   ) {
-    this.#context = trace.setSpan(parentContext, span);
+    this.#context = bodyContext(trace.setSpan(parentContext, span));
     this.#onEnd = onEnd;
   }
 
@@ -26,7 +28,11 @@ export abstract class ChildSpan {
   }
 
   fail(error: Error): void {
-    this.finish(() => recordFailure(this.span, error));
+    this.finish(() => this.recordFailure(error));
+  }
+
+  protected recordFailure(error: Error): void {
+    recordFailure(this.span, error);
   }
 
   /** Ends a span its generation left open (a stream abandoned mid-call): no outcome to record. */

@@ -20,21 +20,30 @@ import {
 import { currentContext, runWithContext } from './active-context.js';
 import type { ChildSpan } from './child-span.js';
 import { conversationIn, withConversation } from './conversation-context.js';
+import { toSystemInstructions } from './genai-messages.js';
+import type { GenAiMetrics } from './genai-metrics.js';
 import { ModelCallSpan, type ModelCallStart } from './model-call-span.js';
+import { openInferenceKind, openInferenceText } from './openinference.js';
+import { OI_AGENT_NAME, OI_KIND_AGENT } from './openinference-names.js';
 import { recordFailure } from './record-failure.js';
+import type { RunSpanScope } from './run-span-scope.js';
 import { scrubbingSaw, warnUnscrubbedSpans } from './secret-scrubbing-processor.js';
 import {
   ATTR_AGENT_AWAITING_INPUT,
   ATTR_AGENT_INPUT_EXPIRES_AT,
   ATTR_GEN_AI_AGENT_NAME,
   ATTR_GEN_AI_CONVERSATION_ID,
+  ATTR_GEN_AI_INPUT_MESSAGES,
   ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_OUTPUT_MESSAGES,
+  ATTR_GEN_AI_SYSTEM_INSTRUCTIONS,
   ATTR_INTERLUDE_ACTION,
   ATTR_INTERLUDE_GENERATION_ID,
   ATTR_INTERLUDE_OUTCOME,
   ATTR_INTERLUDE_RESUMED,
   GEN_AI_OPERATION_INVOKE_AGENT,
 } from './semconv.js';
+import { type ContentSettings, contentJson, rootInputMessages, rootOutputMessages } from './span-content.js';
 import { rememberSecrets, withSecrets } from './span-secrets.js';
 import { ToolCallSpan, type ToolCallStart } from './tool-call-span.js';
 import { formatTraceparent, parseTraceparent } from './traceparent.js';
@@ -43,6 +52,9 @@ import { formatTraceparent, parseTraceparent } from './traceparent.js';
 export interface SpanSettings {
   tracer: Tracer;
   captureContent: boolean;
+  openInference: boolean;
+  sdkSpans: boolean;
+  metrics: GenAiMetrics;
 }
 
 /**
@@ -53,10 +65,11 @@ export interface SpanSettings {
  * parent, since the caller waits on the work it enqueued.
  */
 export class GenerationSpan implements GenerationTrace {
-  readonly #settings: SpanSettings;
+  readonly #scope: RunSpanScope;
+  readonly #agent: string;
+  /** The questions of the checkpoint this run resumed: no longer waiting once it ends. */
+  readonly #resumedQuestions: number;
   readonly #span: Span;
-  /** What every span of this run carries (`gen_ai.conversation.id`). */
-  readonly #shared: Attributes;
   readonly #context: Context;
   readonly #openChildren = new Set<ChildSpan>();
   readonly #secrets: GenerationTraceInfo['secrets'];
@@ -67,13 +80,25 @@ export class GenerationSpan implements GenerationTrace {
   constructor(settings: SpanSettings, info: GenerationTraceInfo) {
     const parentContext = parentContextFor(info);
     const conversationId = info.conversationId ?? conversationIn(parentContext) ?? info.generationId;
-    this.#settings = settings;
-    this.#shared = { [ATTR_GEN_AI_CONVERSATION_ID]: conversationId };
+    const secrets = info.secrets;
+    this.#agent = info.agent;
+    this.#resumedQuestions = info.resumedQuestions ?? 0;
+    this.#scope = {
+      tracer: settings.tracer,
+      metrics: settings.metrics,
+      conversationId,
+      content: {
+        captureContent: settings.captureContent,
+        openInference: settings.openInference,
+        sdkSpans: settings.sdkSpans,
+        scrub: (text) => (secrets === undefined || secrets.isEmpty ? text : secrets.text(text)),
+      },
+    };
     this.#span = settings.tracer.startSpan(
       `${GEN_AI_OPERATION_INVOKE_AGENT} ${info.agent}`,
       {
         kind: SpanKind.INTERNAL,
-        attributes: { ...rootAttributes(info), ...this.#shared },
+        attributes: { ...rootAttributes(info, conversationId), ...rootContentAttributes(this.#scope, info) },
         links: linksFor(info),
       },
       parentContext,
@@ -99,15 +124,11 @@ export class GenerationSpan implements GenerationTrace {
   }
 
   startModelCall(info: ModelCallStart): ModelCallTrace {
-    const { tracer } = this.#settings;
-    return this.#track(new ModelCallSpan(tracer, this.#context, info, this.#shared, this.#forget));
+    return this.#track(new ModelCallSpan(this.#scope, this.#context, info, this.#forget));
   }
 
   startToolCall(info: ToolCallStart): ToolCallTrace {
-    const { tracer, captureContent } = this.#settings;
-    return this.#track(
-      new ToolCallSpan(tracer, this.#context, info, { captureContent, shared: this.#shared }, this.#forget),
-    );
+    return this.#track(new ToolCallSpan(this.#scope, this.#context, info, this.#forget));
   }
 
   /** Ends the root, after ending any call span core left open, so nothing outlives the run. */
@@ -116,12 +137,14 @@ export class GenerationSpan implements GenerationTrace {
     this.#ended = true;
     for (const child of [...this.#openChildren]) child.abandon();
     this.#span.setAttribute(ATTR_INTERLUDE_OUTCOME, outcome.status);
+    this.#span.setAttributes(rootOutputAttributes(this.#scope.content, outcome));
     if (outcome.status === 'awaiting_input') this.#span.setAttribute(ATTR_AGENT_AWAITING_INPUT, true);
     if (outcome.inputExpiresAt !== undefined)
       this.#span.setAttribute(ATTR_AGENT_INPUT_EXPIRES_AT, outcome.inputExpiresAt);
     if (outcome.error !== undefined) recordFailure(this.#span, outcome.error);
     else if (outcome.status === 'failed') this.#span.setStatus({ code: SpanStatusCode.ERROR });
     this.#span.end();
+    this.#scope.metrics.waiting(this.#agent, (outcome.inputRequests ?? 0) - this.#resumedQuestions);
     if (!this.#scrubbedOnExport && this.#secrets?.isEmpty === false) warnUnscrubbedSpans();
   }
 
@@ -135,13 +158,40 @@ export class GenerationSpan implements GenerationTrace {
   };
 }
 
-function rootAttributes(info: GenerationTraceInfo): Attributes {
+function rootAttributes(info: GenerationTraceInfo, conversationId: string): Attributes {
   return {
     [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_INVOKE_AGENT,
     [ATTR_GEN_AI_AGENT_NAME]: info.agent,
+    [ATTR_GEN_AI_CONVERSATION_ID]: conversationId,
     [ATTR_INTERLUDE_ACTION]: info.action,
     [ATTR_INTERLUDE_GENERATION_ID]: info.generationId,
     ...(info.resumed ? { [ATTR_INTERLUDE_RESUMED]: true } : {}),
+  };
+}
+
+/** The generation's input (the action's message) and instructions, with content capture; OpenInference's names. */
+function rootContentAttributes(scope: RunSpanScope, info: GenerationTraceInfo): Attributes {
+  const { content } = scope;
+  const attributes: Attributes = content.openInference
+    ? { ...openInferenceKind(OI_KIND_AGENT, scope.conversationId), [OI_AGENT_NAME]: info.agent }
+    : {};
+  const prompt = content.captureContent ? info.content?.() : undefined;
+  if (prompt === undefined) return attributes;
+  attributes[ATTR_GEN_AI_INPUT_MESSAGES] = contentJson(content, rootInputMessages(prompt.input));
+  if (prompt.instructions !== undefined)
+    attributes[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS] = contentJson(content, toSystemInstructions(prompt.instructions));
+  if (content.openInference) Object.assign(attributes, openInferenceText('input', content, prompt.input));
+  return attributes;
+}
+
+/** The final answer of a run that finished (a paused or failed run has none), with content capture. */
+function rootOutputAttributes(content: ContentSettings, outcome: GenerationOutcome): Attributes {
+  const finished = outcome.status === 'completed' || outcome.status === 'tool_turns_exceeded';
+  const output = content.captureContent && finished ? outcome.output?.() : undefined;
+  if (output === undefined) return {};
+  return {
+    [ATTR_GEN_AI_OUTPUT_MESSAGES]: contentJson(content, rootOutputMessages(output, outcome.status)),
+    ...(content.openInference && openInferenceText('output', content, output)),
   };
 }
 

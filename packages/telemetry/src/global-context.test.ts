@@ -22,8 +22,10 @@ afterAll(async () => {
 
 const info = refundRunInfo;
 
-it("nests under the application's active span, and puts SDK spans under the model call", async () => {
-  const telemetry = openTelemetry();
+/** A generation under a request span, whose model call's SDK starts a span of its own. */
+async function tracedRequest(sdkSpans: boolean | undefined) {
+  exporter.reset();
+  const telemetry = openTelemetry({ sdkSpans });
   const application = trace.getTracer('app');
   await application.startActiveSpan('POST /tickets/42', async (request) => {
     const generation = telemetry.startGeneration(info);
@@ -36,10 +38,18 @@ it("nests under the application's active span, and puts SDK spans under the mode
     generation.end({ status: 'completed' });
     request.end();
   });
+  return spanTree(exporter.getFinishedSpans());
+}
 
-  const [root] = spanTree(exporter.getFinishedSpans());
+it("nests under the application's active span, and suppresses SDK spans under the model call", async () => {
+  const [root] = await tracedRequest(undefined);
   expect(root!.name).toBe('POST /tickets/42');
   expect(root!.children[0]!.name).toBe('invoke_agent support');
   expect(root!.children[0]!.children[0]!.name).toBe('chat m');
+  expect(root!.children[0]!.children[0]!.children).toEqual([]);
+});
+
+it('puts SDK spans under the model call with sdkSpans: true', async () => {
+  const [root] = await tracedRequest(true);
   expect(root!.children[0]!.children[0]!.children.map((span) => span.name)).toEqual(['POST /v1/messages']);
 });

@@ -1,6 +1,7 @@
 import type { GenerationTrace, GenerationTraceInfo, Telemetry } from '@interlude/core/internal';
-import { isSpanContextValid, type TracerProvider, trace } from '@opentelemetry/api';
+import { isSpanContextValid, type MeterProvider, metrics, type TracerProvider, trace } from '@opentelemetry/api';
 import { currentContext } from './active-context.js';
+import { GenAiMetrics } from './genai-metrics.js';
 import { GenerationSpan } from './generation-span.js';
 import { INSTRUMENTATION_SCOPE } from './semconv.js';
 import { formatTraceparent } from './traceparent.js';
@@ -13,6 +14,24 @@ export interface OpenTelemetryOptions {
    * user's data. Core scrubs secret answers from them either way.
    */
   captureContent?: boolean | undefined;
+  /**
+   * Add OpenInference's names beside the GenAI ones (`openinference.span.kind`, `session.id`,
+   * `llm.*`, and with `captureContent` `input.value`, `output.value`, `llm.input_messages.*`…), so
+   * Arize Phoenix and Arize AX show agents, messages and sessions without a converter. Off by default.
+   */
+  openInference?: boolean | undefined;
+  /**
+   * Keep the spans a model SDK's own instrumentation starts inside a `chat` span
+   * (`@anthropic-ai/sdk`'s `anthropic.messages.create`, an instrumented HTTP client's request).
+   * Off by default: the model call runs in a context with tracing suppressed, since those spans
+   * repeat the `chat` span's `gen_ai.usage.*` and token dashboards would count every call twice.
+   */
+  sdkSpans?: boolean | undefined;
+  /**
+   * Where the GenAI client metrics (`gen_ai.client.operation.duration`, `gen_ai.client.token.usage`)
+   * and `interlude.input_requests.waiting` go. Default: the global meter provider.
+   */
+  meterProvider?: MeterProvider | undefined;
 }
 
 /** Core's `Telemetry`, plus what a caller enqueuing a job needs to carry its trace along. */
@@ -37,6 +56,9 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): OpenTelemetry
   const settings = {
     tracer: tracerProvider.getTracer(INSTRUMENTATION_SCOPE),
     captureContent: options.captureContent ?? false,
+    openInference: options.openInference ?? false,
+    sdkSpans: options.sdkSpans ?? false,
+    metrics: new GenAiMetrics(options.meterProvider ?? metrics.getMeterProvider()),
   };
   return {
     startGeneration(info: GenerationTraceInfo): GenerationTrace {

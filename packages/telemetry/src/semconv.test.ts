@@ -3,7 +3,9 @@ import { expect, it } from 'vitest';
 import * as semconv from './semconv.js';
 
 it('spells every gen_ai.* and error/exception name as the OpenTelemetry conventions package does', () => {
-  const ours = Object.entries(semconv).filter(([name]) => name.startsWith('ATTR_') && !name.includes('INTERLUDE'));
+  const ours = Object.entries(semconv).filter(
+    ([name]) => (name.startsWith('ATTR_') || name.startsWith('METRIC_')) && !name.includes('INTERLUDE'),
+  );
   const notUpstream = ['ATTR_AGENT_AWAITING_INPUT', 'ATTR_AGENT_INPUT_EXPIRES_AT'];
   for (const [name, value] of ours) {
     if (notUpstream.includes(name)) continue;

@@ -35,6 +35,30 @@ export const ATTR_GEN_AI_TOOL_CALL_ID = 'gen_ai.tool.call.id';
 export const ATTR_GEN_AI_TOOL_CALL_ARGUMENTS = 'gen_ai.tool.call.arguments';
 /** Only with `captureContent: true`. */
 export const ATTR_GEN_AI_TOOL_CALL_RESULT = 'gen_ai.tool.call.result';
+/** `true` when the call streams its answer (SSE), `false` when not: core always says which. */
+export const ATTR_GEN_AI_REQUEST_STREAM = 'gen_ai.request.stream';
+/** The sampling settings the adapter sends (only those it sets). */
+export const ATTR_GEN_AI_REQUEST_MAX_TOKENS = 'gen_ai.request.max_tokens';
+export const ATTR_GEN_AI_REQUEST_TEMPERATURE = 'gen_ai.request.temperature';
+export const ATTR_GEN_AI_REQUEST_TOP_P = 'gen_ai.request.top_p';
+export const ATTR_GEN_AI_REQUEST_TOP_K = 'gen_ai.request.top_k';
+/**
+ * Only with `captureContent: true`, as JSON in the conventions' structured form (role and typed
+ * parts): the messages sent (`chat`) or the generation's input (`invoke_agent`), the answer, the
+ * instructions and the tools offered.
+ */
+export const ATTR_GEN_AI_INPUT_MESSAGES = 'gen_ai.input.messages';
+export const ATTR_GEN_AI_OUTPUT_MESSAGES = 'gen_ai.output.messages';
+export const ATTR_GEN_AI_SYSTEM_INSTRUCTIONS = 'gen_ai.system_instructions';
+export const ATTR_GEN_AI_TOOL_DEFINITIONS = 'gen_ai.tool.definitions';
+/** `input` or `output` on `gen_ai.client.token.usage`. */
+export const ATTR_GEN_AI_TOKEN_TYPE = 'gen_ai.token.type';
+/** Histogram (seconds) of every model call, `error.type` on a failed one. */
+export const METRIC_GEN_AI_CLIENT_OPERATION_DURATION = 'gen_ai.client.operation.duration';
+/** Histogram of each model call's input and output tokens (`gen_ai.token.type`). */
+export const METRIC_GEN_AI_CLIENT_TOKEN_USAGE = 'gen_ai.client.token.usage';
+/** Up-down counter of questions waiting on a person, by `gen_ai.agent.name` (Interlude's own). */
+export const METRIC_INTERLUDE_INPUT_REQUESTS_WAITING = 'interlude.input_requests.waiting';
 /** The stable `error.type` attribute: the error's `name`, or `tool_error` for an error result. */
 export const ATTR_ERROR_TYPE = 'error.type';
 

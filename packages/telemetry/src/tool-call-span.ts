@@ -1,10 +1,14 @@
 import type { ToolCallTrace } from '@interlude/core/internal';
-import { type Attributes, type Context, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
+import { type Context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { ChildSpan } from './child-span.js';
 import { toContentAttribute } from './content-attribute.js';
+import { openInferenceKind, openInferenceToolValue } from './openinference.js';
+import { OI_KIND_TOOL, OI_TOOL_NAME } from './openinference-names.js';
+import type { RunSpanScope } from './run-span-scope.js';
 import {
   ATTR_AGENT_AWAITING_INPUT,
   ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
   ATTR_GEN_AI_TOOL_CALL_ID,
@@ -13,6 +17,7 @@ import {
   ERROR_TYPE_TOOL_ERROR,
   GEN_AI_OPERATION_EXECUTE_TOOL,
 } from './semconv.js';
+import type { ContentSettings } from './span-content.js';
 
 /** What core knows when a tool call starts; `arguments` are already scrubbed of secrets. */
 export interface ToolCallStart {
@@ -29,17 +34,13 @@ type ToolCallEnd = Parameters<ToolCallTrace['end']>[0];
  * still personal. A call that asked a person ends with `agent.awaiting_input = true`.
  */
 export class ToolCallSpan extends ChildSpan implements ToolCallTrace {
-  readonly #captureContent: boolean;
+  readonly #content: ContentSettings;
 
-  constructor(
-    tracer: Tracer,
-    parentContext: Context,
-    info: ToolCallStart,
-    { captureContent, shared }: { captureContent: boolean; shared: Attributes },
-    onEnd: (child: ChildSpan) => void,
-  ) {
-    const argumentsAttribute = captureContent ? toContentAttribute(info.arguments) : undefined;
-    const span = tracer.startSpan(
+  constructor(scope: RunSpanScope, parentContext: Context, info: ToolCallStart, onEnd: (child: ChildSpan) => void) {
+    const { captureContent, openInference, scrub } = scope.content;
+    const written = captureContent ? toContentAttribute(info.arguments) : undefined;
+    const argumentsAttribute = written === undefined ? undefined : scrub(written);
+    const span = scope.tracer.startSpan(
       `${GEN_AI_OPERATION_EXECUTE_TOOL} ${info.toolName}`,
       {
         kind: SpanKind.INTERNAL,
@@ -47,21 +48,31 @@ export class ToolCallSpan extends ChildSpan implements ToolCallTrace {
           [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_EXECUTE_TOOL,
           [ATTR_GEN_AI_TOOL_NAME]: info.toolName,
           [ATTR_GEN_AI_TOOL_CALL_ID]: info.toolCallId,
-          ...shared,
+          [ATTR_GEN_AI_CONVERSATION_ID]: scope.conversationId,
           ...(argumentsAttribute === undefined ? {} : { [ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]: argumentsAttribute }),
+          ...(openInference && {
+            ...openInferenceKind(OI_KIND_TOOL, scope.conversationId),
+            [OI_TOOL_NAME]: info.toolName,
+            ...(argumentsAttribute !== undefined && openInferenceToolValue('input', argumentsAttribute)),
+          }),
         },
       },
       parentContext,
     );
     super(span, parentContext, onEnd);
-    this.#captureContent = captureContent;
+    this.#content = scope.content;
   }
 
   end(info: ToolCallEnd): void {
     this.finish(() => {
       if (info.awaitingInput === true) this.span.setAttribute(ATTR_AGENT_AWAITING_INPUT, true);
-      const result = this.#captureContent ? toContentAttribute(info.result) : undefined;
-      if (result !== undefined) this.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, result);
+      const { captureContent, openInference, scrub } = this.#content;
+      const written = captureContent ? toContentAttribute(info.result) : undefined;
+      if (written !== undefined) {
+        const result = scrub(written);
+        this.span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, result);
+        if (openInference) this.span.setAttributes(openInferenceToolValue('output', result));
+      }
       if (info.isError === true) {
         this.span.setAttribute(ATTR_ERROR_TYPE, ERROR_TYPE_TOOL_ERROR);
         this.span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessageOf(info.result) });

@@ -1,8 +1,11 @@
 import type { GenerationEvent } from '@interlude/core';
 import { readSseStream } from '@interlude/providers/testing';
 import { PNPM } from '../config/pnpm-command.js';
-import type { AnswerOutcome } from '../server/answer-question.js';
+import { coerceAnswer } from '../server/coerce-answer.js';
 import type { PendingQuestion } from '../server/pending-questions.js';
+
+/** How the gateway took an answer: queued for the worker, or resumed in the server (a secret). */
+export type AnswerOutcome = { resumed: 'queued'; job_id: string } | { resumed: 'in_process'; status: string };
 
 /**
  * The demo server's HTTP API, as the terminal client uses it. With the memory bus, the bus lives
@@ -20,9 +23,25 @@ export class DemoClient {
     return this.#request('GET', '/api/pending');
   }
 
-  /** Answers one question: a string as typed, or `false` to decline it. */
-  answer(generationId: string, toolCallId: string, value: string | false): Promise<AnswerOutcome> {
-    return this.#request('POST', `/api/generations/${encodeURIComponent(generationId)}/answers`, { toolCallId, value });
+  /**
+   * Answers one question through the gateway with its answer token: a string as typed (read as
+   * the question's kind takes it: `yes`/`no` for a confirm), or `false` to decline it.
+   */
+  async answer(generationId: string, toolCallId: string, value: string | false): Promise<AnswerOutcome> {
+    const question = (await this.pending()).find(
+      (candidate) => candidate.generationId === generationId && candidate.toolCallId === toolCallId,
+    );
+    if (question === undefined) throw new Error(`Generation ${generationId} is not waiting on call ${toolCallId}`);
+    const answer = coerceAnswer(
+      { kind: question.kind, prompt: question.prompt, ...(question.options && { options: question.options }) },
+      value,
+    );
+    return this.#request(
+      'POST',
+      `/v1/generations/${encodeURIComponent(generationId)}/answers`,
+      { answers: { [toolCallId]: answer } },
+      question.answerToken,
+    );
   }
 
   events(generationId: string): Promise<GenerationEvent[]> {
@@ -46,14 +65,20 @@ export class DemoClient {
     }
   }
 
-  async #request<Result>(method: string, path: string, body?: unknown): Promise<Result> {
+  async #request<Result>(method: string, path: string, body?: unknown, token?: string): Promise<Result> {
     const response = await this.#fetch(path, {
       method,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...(token !== undefined && { authorization: `Bearer ${token}` }) },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
-    const payload = (await response.json()) as Result & { error?: string };
-    if (!response.ok) throw new Error(payload.error ?? `The demo server answered ${response.status}`);
+    // The desk's own routes say { error: message }; the gateway's { error: { code, message } }.
+    const payload = (await response.json()) as Result & { error?: string | { message: string } };
+    if (!response.ok) {
+      const error = payload.error;
+      throw new Error(
+        (typeof error === 'object' ? error.message : error) ?? `The demo server answered ${response.status}`,
+      );
+    }
     return payload;
   }
 

@@ -1,5 +1,6 @@
+import { anthropicMessage as reply } from '@interlude/providers/testing';
 import { findTicket } from '../desk/tickets.js';
-import { reply, type ScriptConversation } from './script-conversation.js';
+import type { ScriptConversation } from './script-conversation.js';
 
 type Script = (conversation: ScriptConversation) => ReturnType<typeof reply>;
 

@@ -3,7 +3,6 @@ import { ResumeError } from '@interlude/core';
 import type { Desk } from '../desk/create-desk.js';
 import { findTicket, TICKETS } from '../desk/tickets.js';
 import { buildTraceRuns } from '../tracing/trace-tree.js';
-import type { QuestionAnswerer } from './answer-question.js';
 import { streamEvents } from './event-stream.js';
 import type { GenerationRegistry } from './generation-registry.js';
 import { HttpError, readJson, sendJson } from './http-helpers.js';
@@ -13,13 +12,12 @@ import { pendingQuestions } from './pending-questions.js';
 export interface ApiContext {
   desk: Desk;
   registry: GenerationRegistry;
-  answerer: QuestionAnswerer;
 }
 
 /**
  * The desk's JSON API, used by the page and the terminal client alike. Returns false when the
- * path is not an API route. Nothing here echoes an answer back: the answers route replies with
- * how the generation resumed, never with the value.
+ * path is not an API route. Answers are not among them: the page and the terminal client answer
+ * through the gateway (`/v1/generations/{id}/answers`) with each question's answer token.
  */
 export async function handleApi(
   context: ApiContext,
@@ -48,10 +46,6 @@ export async function handleApi(
       sendJson(response, 200, await context.desk.runtime.bus.events(id));
     } else if (method === 'GET' && resource === 'generations' && id !== undefined && sub === 'trace') {
       sendJson(response, 200, buildTraceRuns(context.desk.spans.runsOf(id)));
-    } else if (method === 'POST' && resource === 'generations' && id !== undefined && sub === 'answers') {
-      const body = await readJson(request);
-      if (typeof body['toolCallId'] !== 'string') throw new HttpError(400, 'toolCallId is required');
-      sendJson(response, 200, await context.answerer.answer(id, body['toolCallId'], body['value']));
     } else if (method === 'POST' && resource === 'generations' && id !== undefined && sub === 'cancel') {
       const body = await readJson(request);
       const reason =

@@ -1,5 +1,5 @@
 import type { Bus, GenerationEvent, PendingGeneration, Subscription } from '@interlude/core';
-import { type PendingQuestion, questionsOf } from './pending-questions.js';
+import { type ListedQuestion, questionsOf } from './pending-questions.js';
 
 export type GenerationStatus =
   | 'queued'
@@ -23,7 +23,7 @@ export interface GenerationSummary {
   status: GenerationStatus;
   text?: string;
   error?: string;
-  pending: PendingQuestion[];
+  pending: ListedQuestion[];
   updatedAt: string;
 }
 

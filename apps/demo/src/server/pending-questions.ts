@@ -1,7 +1,13 @@
 import type { ChoiceOption, InputRequestKind, PendingGeneration, Runtime } from '@interlude/core';
 
 /** A question a paused generation waits on, as the page and the terminal client list it. */
-export interface PendingQuestion {
+export interface PendingQuestion extends ListedQuestion {
+  /** What answers it through the gateway: this question, once, and nothing else. */
+  answerToken: string;
+}
+
+/** A question as a generation's summary shows it (no token: the summary is no way to answer). */
+export interface ListedQuestion {
   generationId: string;
   agent: string;
   toolCallId: string;
@@ -23,11 +29,21 @@ export interface PendingQuestion {
  * cancelled elsewhere is gone.
  */
 export async function pendingQuestions(runtime: Runtime): Promise<PendingQuestion[]> {
-  return (await runtime.pending()).flatMap(questionsOf);
+  const questions = (await runtime.pending()).flatMap(questionsOf);
+  const withTokens = await Promise.all(
+    questions.map(async (question) =>
+      runtime.answerToken(question.generationId, question.toolCallId).then(
+        (answerToken) => ({ ...question, answerToken }),
+        // Answered or cancelled since it was listed: nothing waits on it any more.
+        () => undefined,
+      ),
+    ),
+  );
+  return withTokens.filter((question) => question !== undefined);
 }
 
 /** One waiting generation's questions, as the page and the terminal client list them. */
-export function questionsOf(generation: PendingGeneration): PendingQuestion[] {
+export function questionsOf(generation: PendingGeneration): ListedQuestion[] {
   return generation.requests.map((request) => ({
     generationId: generation.generationId,
     agent: generation.agent,

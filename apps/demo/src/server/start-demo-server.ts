@@ -1,8 +1,9 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+import { createGateway } from '@interlude/gateway';
 import type { Desk } from '../desk/create-desk.js';
-import { QuestionAnswerer } from './answer-question.js';
 import { handleApi } from './api-routes.js';
 import { GenerationRegistry } from './generation-registry.js';
 import { HttpError, sendJson } from './http-helpers.js';
@@ -28,7 +29,12 @@ export async function startDemoServer(
   await registry.follow(desk.runtime.bus);
   // On NATS, questions asked before this desk started are still waiting: the page can open them.
   registry.seed(await desk.runtime.pending());
-  const context = { desk, registry, answerer: new QuestionAnswerer(desk.runtime, desk.queue) };
+  const context = { desk, registry };
+  // Answers go through the gateway, authorised by the answer token `/api/pending` hands the page
+  // with each question (no API key: the desk's people answer only what they are shown).
+  const gateway = createGateway({ runtime: desk.runtime, keys: [], queue: desk.queue });
+  await gateway.ready;
+  const answerThroughGateway = getRequestListener(gateway.fetch);
   let hosts: ReadonlySet<string> = new Set();
   const server = createServer((request, response) => {
     void (async () => {
@@ -40,6 +46,10 @@ export async function startDemoServer(
         return;
       }
       const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+      if (path.startsWith('/v1/')) {
+        await answerThroughGateway(request, response);
+        return;
+      }
       if (await handleApi(context, request, response)) return;
       if (request.method === 'GET' && (await serveStatic(path, response))) return;
       sendJson(response, 404, { error: `Not found: ${path}` });
@@ -57,6 +67,7 @@ export async function startDemoServer(
     server,
     async close() {
       await registry.stop();
+      await gateway.close();
       server.closeAllConnections();
       server.close();
     },

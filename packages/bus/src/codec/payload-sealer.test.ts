@@ -22,6 +22,10 @@ describe('the bus sealer', () => {
     expect(isSealedPayload(data)).toBe(true);
     expect(JSON.stringify(stored)).not.toContain('done');
     expect(openEvent(sealer, JSON.parse(JSON.stringify(stored)))).toEqual(event);
+    // The generation is authenticated with the data (associated data): moved to another's event, it does not open.
+    expect(() => openEvent(sealer, { ...stored, generation_id: 'gen_other' })).toThrow(
+      expect.objectContaining({ code: 'undecryptable_payload' }),
+    );
   });
 
   it("seals a job's params, answers and checkpoint and leaves the rest, signature included, readable", () => {
@@ -47,6 +51,10 @@ describe('the bus sealer', () => {
     expect(openJob(sealer, JSON.parse(text))).toEqual(job);
     // A value sealed for one job does not open as another's.
     expect(() => openJob(sealer, { ...stored, id: 'another' })).toThrow(PayloadCodecError);
+    // Nor as the same job of another generation: the generation id is part of what GCM authenticates.
+    expect(() => openJob(sealer, { ...stored, generation_id: 'gen_other' })).toThrow(
+      expect.objectContaining({ code: 'undecryptable_payload' }),
+    );
   });
 
   it('keeps a dead letter readable by its queue, code and count, and seals the reason, the job and the raw bytes', () => {

@@ -26,12 +26,17 @@ const JOB_FIELDS = ['params', 'answers', 'checkpoint'] as const;
 
 /** A job with its params, answers and checkpoint sealed (its signature, over the plain job, stays as it is). */
 export function sealJob(sealer: PayloadSealer, job: Job): Job {
-  return sealFields(sealer, job, JOB_FIELDS, (field) => `interlude/job/${job.id}/${field}`);
+  return sealFields(sealer, job, JOB_FIELDS, (field) => jobContext(job, field));
 }
 
 /** A job as enqueued, its signature checkable again: its sealed fields opened. */
 export function openJob(sealer: PayloadSealer, job: Job): Job {
-  return openFields(sealer, job, JOB_FIELDS, (field) => `interlude/job/${job.id}/${field}`);
+  return openFields(sealer, job, JOB_FIELDS, (field) => jobContext(job, field));
+}
+
+/** A job's values are sealed for its generation and its id: moved to another job or generation, they do not open. */
+function jobContext(job: Job, field: string): string {
+  return `interlude/job/${String(job.generation_id)}/${String(job.id)}/${field}`;
 }
 
 /** What one value of the checkpoint bucket holds (release 1's claim fields, if any, are ignored). */
@@ -124,8 +129,9 @@ export function openDeadLetter(sealer: PayloadSealer, letter: DeadLetter): DeadL
   };
 }
 
+/** An event's data is sealed for its generation and its id: moved to another event or generation, it does not open. */
 function eventContext(event: GenerationEvent): string {
-  return `interlude/event/${event.id}`;
+  return `interlude/event/${String(event.generation_id)}/${event.id}`;
 }
 
 function deadContext(letter: DeadLetter, field: string): string {

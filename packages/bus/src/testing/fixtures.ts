@@ -8,7 +8,7 @@ export function uniqueId(prefix: string): string {
 }
 
 const sampleData: { [Name in EventName]: EventData[Name] } = {
-  started: { service: 'scripted', provider: 'scripted', model: 'm', action_name: 'handle', messages: [] },
+  started: { service: 'scripted', provider: 'scripted', model: 'm', action_name: 'handle', messages: [], params: null },
   model_responded: {
     messages: [],
     tool_calls: [],

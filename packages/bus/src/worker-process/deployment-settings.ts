@@ -1,5 +1,5 @@
 import { createRuntime, type Runtime } from '@interlude/core';
-import type { BusHealth } from '@interlude/core/internal';
+import type { BusHealth, Telemetry } from '@interlude/core/internal';
 import { DEFAULT_UNAVAILABLE_AFTER_MS } from '../bus-availability.js';
 import { aesGcmCodecOf } from '../codec/aes-gcm-codec.js';
 import type { PayloadCodec } from '../codec/payload-codec.js';
@@ -86,7 +86,7 @@ export function readDeploymentSettings(
  */
 export function startDeploymentRuntime(
   settings: DeploymentSettings,
-  options: { name: string; onStatus?: (status: BusHealth) => void },
+  options: { name: string; onStatus?: (status: BusHealth) => void; telemetry?: Telemetry },
 ): Runtime {
   const bus = natsBus({
     ...settings.nats,
@@ -99,7 +99,7 @@ export function startDeploymentRuntime(
     ...(options.onStatus !== undefined && { onStatus: options.onStatus }),
   });
   try {
-    return createRuntime({ bus });
+    return createRuntime({ bus, ...(options.telemetry !== undefined && { telemetry: options.telemetry }) });
   } catch (error) {
     void bus.close();
     throw new SettingsError([(error as Error).message]);

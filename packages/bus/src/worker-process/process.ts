@@ -10,3 +10,4 @@ export {
   startDeploymentRuntime,
 } from './deployment-settings.js';
 export { type Environment, SettingsError, SettingsReader } from './environment-values.js';
+export { exitForStartFailure } from './start-failure.js';

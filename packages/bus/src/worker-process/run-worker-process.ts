@@ -3,11 +3,13 @@ import type { Runtime } from '@interlude/core';
 import type { BusHealth } from '@interlude/core/internal';
 import { withoutCredentials } from '../nats-connection-options.js';
 import { createWorker, type Worker } from '../worker.js';
-import { AgentsModuleError, defineAgents, importAgentsFactory } from './agents-module.js';
+import { defineAgents, importAgentsFactory } from './agents-module.js';
 import { startDeploymentRuntime } from './deployment-settings.js';
 import { type Environment, SettingsError } from './environment-values.js';
 import { type HealthServer, startHealthServer } from './health-server.js';
 import { type MetricExport, startMetricExport } from './metric-export.js';
+import { exitForStartFailure } from './start-failure.js';
+import { startTraceExport, type TraceExport } from './trace-export.js';
 import { usage } from './usage.js';
 import { readWorkerSettings, type WorkerSettings } from './worker-settings.js';
 
@@ -31,7 +33,7 @@ const complain = (line: string) => console.error(`interlude-worker: ${line}`);
 
 /**
  * The `interlude-worker` program: reads its settings, loads the module of agents, consumes the
- * queue, serves health, exports metrics, and drains on SIGTERM or SIGINT (a second signal hands
+ * queue, serves health, exports metrics and traces, and drains on SIGTERM or SIGINT (a second signal hands
  * the running jobs back at once). Exits 2 for a bad configuration, 1 when it cannot start.
  */
 export async function runWorkerProcess(args: readonly string[], environment: Environment): Promise<void> {
@@ -46,30 +48,28 @@ export async function runWorkerProcess(args: readonly string[], environment: Env
     const metricExport =
       settings.metricExport === undefined ? undefined : await startMetricExport(settings.metricExport);
     if (metricExport !== undefined) opened.push({ close: () => metricExport.shutdown() });
+    // Started before the user's module loads, so its instrumented libraries find the provider.
+    const traceExport =
+      settings.traceExport === undefined
+        ? undefined
+        : await startTraceExport(settings.traceExport, metricExport?.meterProvider);
+    if (traceExport !== undefined) opened.push({ close: () => traceExport.shutdown() });
     const factory = await importAgentsFactory(settings.modulePath);
-    const runtime = startRuntime(settings, busStatus);
+    const runtime = startRuntime(settings, busStatus, traceExport);
     opened.push(runtime);
     const agents = await defineAgents(factory, runtime, settings.modulePath);
     await serve(settings, runtime, agents, metricExport, opened, busStatus);
   } catch (error) {
     await closeWithin(CLOSE_BOUND_MS, opened);
-    if (error instanceof SettingsError) {
-      complain(`${error.message}\nRun interlude-worker --help for every setting.`);
-      process.exit(2);
-    }
-    complain(
-      error instanceof AgentsModuleError
-        ? `${error.message}\n${String((error.cause as Error)?.stack ?? '')}`
-        : `cannot start: ${(error as Error).message}`,
-    );
-    process.exit(1);
+    exitForStartFailure('interlude-worker', error);
   }
 }
 
 /** The runtime on NATS, its status reported as it changes. */
-function startRuntime(settings: WorkerSettings, busStatus: BusStatus): Runtime {
+function startRuntime(settings: WorkerSettings, busStatus: BusStatus, traceExport: TraceExport | undefined): Runtime {
   return startDeploymentRuntime(settings, {
     name: `interlude-worker ${hostname()} ${process.pid}`,
+    ...(traceExport !== undefined && { telemetry: traceExport.telemetry }),
     onStatus: (status) => {
       busStatus.current = status;
       if (status.ok) say('NATS available again');

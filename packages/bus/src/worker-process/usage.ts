@@ -13,7 +13,15 @@ export function usage(): string {
       WORKER_VARIABLES.drainTimeout,
       `on SIGTERM/SIGINT, how long running jobs may finish before they are handed back (default ${WORKER_DEFAULTS.drainTimeoutMs})`,
     ],
-    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'export metrics over OTLP/HTTP (or OTEL_EXPORTER_OTLP_METRICS_ENDPOINT)'],
+    [
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+      'export traces (OTLP/protobuf) and metrics (OTLP/JSON) there (or the _TRACES_ / _METRICS_ ones)',
+    ],
+    ['OTEL_EXPORTER_OTLP_PROTOCOL', 'of traces: http/protobuf (default) or http/json'],
+    ['OTEL_TRACES_SAMPLER', 'always_on, parentbased_traceidratio, … (default parentbased_always_on)'],
+    ['OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER', 'none turns that export off'],
+    ['OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT', 'true: record messages and tool content on spans'],
+    ['INTERLUDE_OPENINFERENCE', '1: add OpenInference attributes (Arize Phoenix)'],
     ['OTEL_METRIC_EXPORT_INTERVAL', `milliseconds between exports (default ${WORKER_DEFAULTS.metricExportIntervalMs})`],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));

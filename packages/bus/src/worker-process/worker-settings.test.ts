@@ -42,6 +42,7 @@ describe('the worker bin settings', () => {
       health: { port: 8080, host: '0.0.0.0' },
       drainTimeoutMs: 20_000,
       metricExport: undefined,
+      traceExport: undefined,
       codec: false,
     });
   });
@@ -142,6 +143,31 @@ describe('the worker bin settings', () => {
     ).toEqual({ caFile: ca, certFile: cert, keyFile: key });
     expect(problems({ ...base, INTERLUDE_NATS_TLS_CERT: cert })).toEqual([
       'INTERLUDE_NATS_TLS_KEY: a client certificate needs its key: set both or neither',
+    ]);
+  });
+
+  it('export traces over OTLP/protobuf when an OTLP endpoint is set, through the standard variables', () => {
+    const collector = { ...base, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(read(collector).traceExport).toEqual({
+      protocol: 'http/protobuf',
+      captureContent: false,
+      openInference: false,
+    });
+    expect(
+      read({
+        ...base,
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://phoenix:6006/v1/traces',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
+        INTERLUDE_OPENINFERENCE: '1',
+      }).traceExport,
+    ).toEqual({ protocol: 'http/json', captureContent: true, openInference: true });
+    expect(read({ ...collector, OTEL_TRACES_EXPORTER: 'none' }).traceExport).toBeUndefined();
+    expect(
+      problems({ ...collector, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc', OTEL_TRACES_SAMPLER: 'sometimes' }),
+    ).toEqual([
+      'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: http/protobuf or http/json, got "grpc"',
+      'OTEL_TRACES_SAMPLER: one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio, got "sometimes"',
     ]);
   });
 

@@ -3,6 +3,7 @@ import { DEFAULT_UNAVAILABLE_AFTER_MS } from '../bus-availability.js';
 import { assertSubjectToken } from '../subjects.js';
 import { type DeploymentSettings, readDeploymentSettings } from './deployment-settings.js';
 import { type Environment, SettingsError, SettingsReader } from './environment-values.js';
+import type { TraceExportSettings } from './trace-export.js';
 
 /** The bin's own variables beside the NATS ones, in the order `--help` lists them. */
 export const WORKER_VARIABLES = {
@@ -32,6 +33,8 @@ export interface WorkerSettings extends DeploymentSettings {
   drainTimeoutMs: number;
   /** Set when OpenTelemetry metrics are exported (an OTLP endpoint is configured). */
   metricExport: { intervalMs: number } | undefined;
+  /** Set when traces are exported (an OTLP endpoint is configured). */
+  traceExport: TraceExportSettings | undefined;
 }
 
 /**
@@ -63,6 +66,7 @@ export function readWorkerSettings(args: readonly string[], environment: Environ
     },
     drainTimeoutMs: reader.integer(WORKER_VARIABLES.drainTimeout, WORKER_DEFAULTS.drainTimeoutMs, 0, 3_600_000),
     metricExport: readMetricExport(reader),
+    traceExport: readTraceExport(reader),
   };
   if (reader.problems.length > 0) throw new SettingsError(reader.problems);
   return settings;
@@ -97,4 +101,49 @@ function readMetricExport(reader: SettingsReader): WorkerSettings['metricExport'
     ' milliseconds',
   );
   return { intervalMs };
+}
+
+/** The samplers the OpenTelemetry SDK knows by name (`OTEL_TRACES_SAMPLER`); it ignores any other. */
+const SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+];
+
+/**
+ * The standard OpenTelemetry variables for traces: exported when `OTEL_EXPORTER_OTLP_ENDPOINT`
+ * or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is set and `OTEL_TRACES_EXPORTER` is not `none`, over
+ * `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL` (`http/protobuf`, the default, or `http/json`; gRPC is
+ * not bundled). A sampler name the SDK would silently replace by its default is refused here.
+ */
+function readTraceExport(reader: SettingsReader): TraceExportSettings | undefined {
+  const exporter = reader.text('OTEL_TRACES_EXPORTER');
+  if (exporter === 'none') return undefined;
+  if (exporter !== undefined && exporter !== 'otlp') {
+    reader.problem('OTEL_TRACES_EXPORTER', `otlp or none, got ${JSON.stringify(exporter)}`);
+  }
+  const configured = ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_ENDPOINT'].some(
+    (name) => reader.text(name) !== undefined,
+  );
+  if (!configured) return undefined;
+  const protocolVariable =
+    reader.text('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') === undefined
+      ? 'OTEL_EXPORTER_OTLP_PROTOCOL'
+      : 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL';
+  const protocol = reader.text(protocolVariable) ?? 'http/protobuf';
+  if (protocol !== 'http/protobuf' && protocol !== 'http/json') {
+    reader.problem(protocolVariable, `http/protobuf or http/json, got ${JSON.stringify(protocol)}`);
+  }
+  const sampler = reader.text('OTEL_TRACES_SAMPLER');
+  if (sampler !== undefined && !SAMPLERS.includes(sampler)) {
+    reader.problem('OTEL_TRACES_SAMPLER', `one of ${SAMPLERS.join(', ')}, got ${JSON.stringify(sampler)}`);
+  }
+  return {
+    protocol: protocol === 'http/json' ? 'http/json' : 'http/protobuf',
+    captureContent: reader.text('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT')?.toLowerCase() === 'true',
+    openInference: ['1', 'true'].includes(reader.text('INTERLUDE_OPENINFERENCE')?.toLowerCase() ?? ''),
+  };
 }

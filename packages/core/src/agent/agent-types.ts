@@ -127,6 +127,14 @@ export interface Runtime {
    */
   pending(filter?: PendingFilter): Promise<PendingGeneration[]>;
   /**
+   * Rebuilds the pending index from the logs, for when it was lost (its NATS bucket deleted) or
+   * is suspect: every generation whose log holds a pause (`bus.pausedGenerations()`) is listed
+   * again, with its timer, if its latest pause verifies (the stored checkpoint, else the one
+   * rebuilt from its log) and the claim log shows it still waiting. Adds entries, removes none
+   * (`pending()` already ignores what no longer waits). Resolves with how many it listed.
+   */
+  rebuildPending(): Promise<number>;
+  /**
    * Closes a paused generation: its checkpoint is consumed (claimed, like a resume, so of a cancel
    * and a racing answer exactly one wins), a `cancelled` event is published, and later answers
    * are refused with `ResumeError` code `cancelled`.

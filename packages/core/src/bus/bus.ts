@@ -1,7 +1,7 @@
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
-import type { InputRequestJSON } from '../input-request/input-request.js';
+import type { AskedInputRequestJSON } from '../input-request/input-request-json.js';
 import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
-import type { EventName, GenerationEvent } from './events.js';
+import type { EventName, EventOf, GenerationEvent } from './events.js';
 
 /**
  * What a runtime needs from the infrastructure around it: a transition sink with an event log,
@@ -38,9 +38,13 @@ export interface Bus {
   events(generationId: string, options?: { everyEpoch?: boolean }): Promise<GenerationEvent[]>;
   /**
    * Live transitions from now on: an event name (`'input_requested'`), several, or a filter that
-   * also narrows by agent, action or generation.
+   * also narrows by agent, action or generation. The handler's event is narrowed to the names
+   * selected: `subscribe('input_requested', (event) => event.data.input_requests)`.
    */
-  subscribe(filter: EventSelector, handler: EventHandler): Promise<Subscription>;
+  subscribe<const Selector extends EventSelector>(
+    filter: Selector,
+    handler: EventHandler<SelectedEvent<Selector>>,
+  ): Promise<Subscription>;
   readonly checkpoints: CheckpointStore;
   /** Write-once slots that decide who runs a generation (claims, fencing, tool intents). */
   readonly claims: ClaimLog;
@@ -52,6 +56,12 @@ export interface Bus {
   readonly timers?: TimerQueue;
   /** The index `runtime.pending()` reads: one record per generation paused on a question. */
   readonly pending?: PendingIndex;
+  /**
+   * Every generation whose event log holds a pause (an `input_requested` event), answered since or
+   * not: where `runtime.rebuildPending()` starts rebuilding the pending index from the logs. A bus
+   * that cannot list its logs leaves it out.
+   */
+  pausedGenerations?(): Promise<string[]>;
   /**
    * Whether the bus can do its work now, and if not why: not connected, a stream without a
    * leader, set up refused. A bus in one process is always ok.
@@ -107,7 +117,7 @@ export interface PendingRecord {
   action: string;
   /** The slot a resume claims: while it is free (or given back), the questions wait. */
   claim_slot: number;
-  input_requests: InputRequestJSON[];
+  input_requests: AskedInputRequestJSON[];
   asked_at: string;
   input_expires_at?: string;
   /** The deployment its checkpoint was signed for: `runtime.pending()` lists its own deployment's. */
@@ -148,7 +158,19 @@ export interface EventFilter {
 /** What `subscribe` takes: event names, or a full filter. */
 export type EventSelector = EventFilter | EventName | readonly EventName[];
 
-export type EventHandler = (event: GenerationEvent) => void | Promise<void>;
+/** The names a selector lets through: those it names, every one when it names none. */
+export type SelectedName<Selector> = Selector extends EventName
+  ? Selector
+  : Selector extends readonly (infer Name extends EventName)[]
+    ? Name
+    : Selector extends { event: infer Named }
+      ? SelectedName<Named>
+      : EventName;
+
+/** The event a subscription with `Selector` hears: narrowed by its event names. */
+export type SelectedEvent<Selector> = EventOf<SelectedName<Selector>>;
+
+export type EventHandler<Event extends GenerationEvent = GenerationEvent> = (event: Event) => void | Promise<void>;
 
 export interface Subscription {
   unsubscribe(): Promise<void>;
@@ -187,6 +209,12 @@ export type ClaimKind = 'claim' | 'takeover' | 'tool_started' | 'paused' | 'fini
 export interface ClaimRecord {
   version: 1;
   kind: ClaimKind;
+  /**
+   * The generation and slot the record was written for. Core always writes both, and its
+   * readers refuse a record read from another slot than the one it names (`misplaced_record`).
+   */
+  generation_id?: string;
+  slot?: ClaimSlot;
   /** Random per run (per delivery of a job): a retried write whose answer was lost knows itself by it. */
   holder: string;
   /** The job that holds the run, so another delivery of the same job is recognised. */
@@ -201,6 +229,14 @@ export interface ClaimRecord {
   /** `finished` by a failure retrying cannot mend: what to announce if its holder could not. */
   error?: { name: string; message: string; code?: string };
   time: string;
+  /** Which key signed it: the key of the checkpoint (or job) its run claimed, else the signing key. */
+  key_id?: string;
+  /**
+   * HMAC-SHA256 (base64url) over the RFC 8785 canonical JSON of every other field (generation,
+   * slot and epoch included). Core's readers skip a record that does not verify: a forgery holds
+   * no slot (`claims/signed-claims.ts`).
+   */
+  signature?: string;
 }
 
 /** A write's answer: stored, or the record another writer stored first. */
@@ -234,9 +270,12 @@ export interface Job {
   traceparent?: string;
   /** The resume a pause's deadline makes (`RunControl.expiring`): the answers are the expiry outcomes. */
   expiry?: true;
+  /** Which key signed it (the first 8 hex digits of the key's SHA-256). */
+  key_id?: string;
   /**
-   * `<key_id>.<hex>`: HMAC-SHA256 over the RFC 8785 canonical JSON of every other field, so a
-   * worker runs only jobs a runtime holding its key enqueued (answers and checkpoint included).
+   * HMAC-SHA256 (base64url) over the RFC 8785 canonical JSON of every other field, `key_id`
+   * included, so a worker runs only jobs a runtime holding its key enqueued (answers and
+   * checkpoint included).
    */
   signature?: string;
 }

@@ -1,5 +1,5 @@
 import type { Checkpoint, CompletedResult } from '../checkpoint/checkpoint.js';
-import type { InputRequestJSON } from '../input-request/input-request.js';
+import type { AskedInputRequestJSON } from '../input-request/input-request-json.js';
 import type { FinishReason, ProviderMessage, ToolCall, Usage } from '../provider/provider-adapter.js';
 
 export const EVENT_VERSION = 1;
@@ -28,6 +28,12 @@ export interface EventData {
     action_name: string;
     /** The opening user turn, provider-native. */
     messages: ProviderMessage[];
+    /**
+     * The action's params in their JSON form (what a checkpoint is signed with), so the checkpoint
+     * of a pause can be rebuilt from the log alone and signed again when the stored one is lost or
+     * replaced. Params are the caller's input, never an answer: a secret answer does not reach them.
+     */
+    params: unknown;
     traceparent?: string;
   };
   model_responded: {
@@ -61,7 +67,7 @@ export interface EventData {
     tool_name: string;
   } & CompletedResult;
   input_requested: {
-    input_requests: InputRequestJSON[];
+    input_requests: AskedInputRequestJSON[];
     tool_call_turn_size: number;
     approval_tool_calls: string[];
     approved_tool_calls: string[];

@@ -97,8 +97,12 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       const log = logs.get(generationId) ?? [];
       return structuredClone(options?.everyEpoch === true ? log : latestEpochs(log));
     },
+    async pausedGenerations() {
+      return [...logs].filter(([, log]) => log.some((event) => event.event === 'input_requested')).map(([id]) => id);
+    },
     async subscribe(selector, handler) {
-      const subscriber = { filter: toEventFilter(selector), handler };
+      // The filter lets through only the events the selector names, the ones the handler is typed for.
+      const subscriber = { filter: toEventFilter(selector), handler: handler as EventHandler };
       subscribers.add(subscriber);
       return {
         async unsubscribe() {

@@ -3,6 +3,14 @@ import type { ClaimLog, ClaimRecord, ClaimSlot } from './bus.js';
 /** What every slot of a compacted (finished) generation reads as. */
 const FINISHED: ClaimRecord = Object.freeze({ version: 1, kind: 'finished', holder: '', epoch: 0, time: '' });
 
+/**
+ * Whether a record is this bus's own compacted answer (by identity: every stored record reads
+ * back as a fresh copy, so nothing written can be it). It carries no signature and needs none.
+ */
+export function isCompactedClaim(record: ClaimRecord): boolean {
+  return record === FINISHED;
+}
+
 interface LiveChain {
   slots: Map<ClaimSlot, string>;
   /** One past the highest numbered slot written. */

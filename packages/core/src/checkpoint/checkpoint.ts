@@ -1,4 +1,4 @@
-import type { InputRequestJSON } from '../input-request/input-request.js';
+import type { AskedInputRequestJSON } from '../input-request/input-request-json.js';
 import type { ProviderMessage } from '../provider/provider-adapter.js';
 import { canonicalJson } from '../trust/canonical-json.js';
 
@@ -31,7 +31,7 @@ export interface Checkpoint {
   tool_call_turn_size?: number;
   /** Results of the paused turn's calls that already ran, by tool call id. */
   completed_results: Record<string, StoredResult>;
-  input_requests: InputRequestJSON[];
+  input_requests: AskedInputRequestJSON[];
   /** Calls paused on an approval gate (this list and the next two are left out when empty). */
   approval_tool_calls?: string[];
   /** Gated calls already approved: they run without being gated again. */

@@ -9,8 +9,9 @@ import { type KeysLike, signCheckpoint } from './sign-checkpoint.js';
  * function of the log. Returns undefined when the log holds no pause, or when the generation
  * carried on after its last one. Of a run taken over by another worker only the latest epoch
  * counts (`latestEpochs`). With `checkpointKey` (keys, or a runtime's `keys`) the result is
- * signed for `params` and `audience`, as the runtime that paused signed it; give it only events
- * you trust, such as `bus.events()`, which drops events not signed with the runtime's keys.
+ * signed for `params` (by default those the `started` event carries) and `audience`, as the
+ * runtime that paused signed it; give it only events you trust, such as `bus.events()`, which
+ * drops events not signed with the runtime's keys.
  */
 export function rebuildCheckpoint(
   events: readonly GenerationEvent[],
@@ -35,9 +36,11 @@ export function rebuildCheckpoint(
   let messages: unknown[] = [];
   let completed: Record<string, CompletedResult> = {};
   let latest: Checkpoint | undefined;
+  let params: unknown;
   for (const event of latestEpochs(events)) {
     switch (event.event) {
       case 'started':
+        params = event.data.params;
         base = {
           version: CHECKPOINT_VERSION,
           service: event.data.service,
@@ -107,5 +110,5 @@ export function rebuildCheckpoint(
   }
   if (latest === undefined) return undefined;
   const keys = options.checkpointKey;
-  return signCheckpoint(latest, keys === undefined ? undefined : { keys, params: options.params });
+  return signCheckpoint(latest, keys === undefined ? undefined : { keys, params: options.params ?? params });
 }

@@ -45,9 +45,7 @@ export function signCheckpoint(checkpoint: Checkpoint, signing: CheckpointSignin
     ...(signing.expiresAt !== undefined && { expires_at: signing.expiresAt }),
     key_id: keys.signingKeyId,
   } as Checkpoint);
-  const signature = keys.sign('checkpoint', signedContent(canonicalOf(unsigned), signing.params));
-  // base64url: 43 characters instead of 64 hex digits.
-  return { ...unsigned, signature: Buffer.from(signature, 'hex').toString('base64url') };
+  return { ...unsigned, signature: keys.sign('checkpoint', signedContent(canonicalOf(unsigned), signing.params)) };
 }
 
 /**
@@ -107,18 +105,13 @@ function verifySignature(checkpoint: Checkpoint, keys: CheckpointKeys, params: u
     );
   }
   const unsigned = canonicalOf(checkpoint);
-  if (!keys.verify('checkpoint', signedContent(unsigned, params), keyId, hexOfBase64url(signature))) {
+  if (!keys.verify('checkpoint', signedContent(unsigned, params), keyId, signature)) {
     throw new ResumeError(
       'bad_signature',
       'The checkpoint signature does not match: it was altered, or is resumed with other params than it was taken with',
     );
   }
   return unsigned;
-}
-
-/** The signature as the keys compare it; anything but 43 base64url characters is no signature. */
-function hexOfBase64url(signature: string): string {
-  return /^[A-Za-z0-9_-]{43}$/.test(signature) ? Buffer.from(signature, 'base64url').toString('hex') : '';
 }
 
 /**

@@ -1,10 +1,13 @@
-import type { ClaimLog, ClaimRecord } from '../bus/bus.js';
+import type { ClaimRecord } from '../bus/bus.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { readSegment } from './read-segment.js';
 import { createRunLease, isOwnRecord, newHolder, type RunLease, recordFor } from './run-lease.js';
+import type { SignedClaims } from './signed-claims.js';
 
 export interface AcquireRequest {
-  log: ClaimLog;
+  log: SignedClaims;
+  /** The key of the checkpoint (or job) claimed: the run's records are signed with it. */
+  keyId: string | undefined;
   generationId: string;
   /** The checkpoint's `claim_slot`, 0 for a fresh job. */
   slot: number;
@@ -44,12 +47,14 @@ async function claimChain(
   startEpoch: number,
   startFollows: 'released' | 'takeover' | undefined,
 ): Promise<Acquired> {
-  const { log, generationId, claimant } = request;
+  const { log, generationId, claimant, keyId } = request;
   let slot = startSlot;
   let epoch = startEpoch;
   let follows = startFollows;
   for (;;) {
-    const written = await log.write(generationId, slot, recordFor({ holder, claimant, epoch }, 'claim'));
+    const written = await log.write(generationId, slot, recordFor({ holder, claimant, epoch }, 'claim'), { keyId });
+    // Past any forgery: the claim is where it was decided.
+    slot = written.slot;
     if (written.stored || isOwnRecord(written.record, holder)) {
       return { outcome: 'run', lease: lease(request, { holder, epoch, cursor: slot + 1, follows }) };
     }
@@ -90,6 +95,7 @@ async function claimChain(
       generationId,
       segment.end.slot,
       recordFor({ holder, claimant, epoch: next }, 'takeover'),
+      { keyId },
     );
     if (takeover.stored || isOwnRecord(takeover.record, holder)) {
       return {
@@ -97,7 +103,7 @@ async function claimChain(
         lease: lease(request, {
           holder,
           epoch: next,
-          cursor: segment.end.slot + 1,
+          cursor: takeover.slot + 1,
           follows: 'takeover',
           startedCalls: segment.started,
         }),
@@ -115,6 +121,7 @@ function lease(
     log: request.log,
     generationId: request.generationId,
     claimant: request.claimant,
+    keyId: request.keyId,
     mode: request.mode,
     ...fields,
   });

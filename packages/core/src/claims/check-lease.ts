@@ -13,8 +13,10 @@ export async function checkLease(lease: RunLease): Promise<void> {
   if (lease.mode !== 'job') return;
   if (lease.fencedOut) throw new FencedError(lease.generationId, lease.epoch);
   if (lease.ended) return;
-  const record = await lease.log.read(lease.generationId, lease.cursor);
-  if (record === undefined || isOwnRecord(record, lease.holder)) return;
+  const found = await lease.log.read(lease.generationId, lease.cursor);
+  // Past forgeries (which hold no slot): the next step, and a pause's slot, go after them.
+  if (found.record === undefined) lease.cursor = found.slot;
+  if (found.record === undefined || isOwnRecord(found.record, lease.holder)) return;
   lease.ended = true;
   lease.fencedOut = true;
   throw new FencedError(lease.generationId, lease.epoch);

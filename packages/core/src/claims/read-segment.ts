@@ -1,4 +1,5 @@
-import type { ClaimLog, ClaimRecord } from '../bus/bus.js';
+import type { ClaimRecord } from '../bus/bus.js';
+import type { SignedClaims } from './signed-claims.js';
 
 /** How a run that claimed a slot stands, read from the slots after its claim. */
 export interface Segment {
@@ -18,15 +19,16 @@ export interface Segment {
  * slot. Every read goes where writes are decided, so what it finds is what every process finds.
  */
 export async function readSegment(
-  log: ClaimLog,
+  log: SignedClaims,
   generationId: string,
   from: number,
   claimEpoch: number,
 ): Promise<Segment> {
   const started = new Map<string, string>();
   let epoch = claimEpoch;
-  for (let slot = from; ; slot += 1) {
-    const record = await log.read(generationId, slot);
+  for (let next = from; ; ) {
+    const { slot, record } = await log.read(generationId, next);
+    next = slot + 1;
     if (record === undefined) return { end: { kind: 'open', slot }, epoch, started };
     epoch = Math.max(epoch, record.epoch);
     switch (record.kind) {

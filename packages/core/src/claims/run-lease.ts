@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { ClaimKind, ClaimLog, ClaimRecord } from '../bus/bus.js';
+import type { ClaimKind, ClaimRecord } from '../bus/bus.js';
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
 import { FencedError } from '../errors/fenced-error.js';
+import type { UnplacedClaim } from './sign-claim.js';
+import type { SignedClaims } from './signed-claims.js';
 
 /** Which kind of run holds a lease: what it writes to the claim log, and whether it can be fenced out. */
 export type LeaseMode =
@@ -18,8 +20,10 @@ export type LeaseMode =
  * all its runs; a run's steps go one after another from the slot after its claim.
  */
 export interface RunLease {
-  readonly log: ClaimLog;
+  readonly log: SignedClaims;
   readonly generationId: string;
+  /** The key of the checkpoint or job the run claimed: its records are signed with it (`signClaim`). */
+  readonly keyId: string | undefined;
   /** Random per run, so a write retried after a lost answer recognises itself. */
   readonly holder: string;
   /** The job holding the run, when a job does. */
@@ -44,11 +48,12 @@ export interface RunLease {
 
 /** A new lease for a run that claimed (or, fresh in-process, needs no claim) at `cursor`. */
 export function createRunLease(
-  fields: Omit<RunLease, 'holder' | 'ended' | 'fencedOut' | 'startedCalls' | 'follows'> &
-    Partial<Pick<RunLease, 'holder' | 'startedCalls' | 'follows'>>,
+  fields: Omit<RunLease, 'holder' | 'ended' | 'fencedOut' | 'startedCalls' | 'follows' | 'keyId'> &
+    Partial<Pick<RunLease, 'holder' | 'startedCalls' | 'follows' | 'keyId'>>,
 ): RunLease {
   return {
     holder: fields.holder ?? newHolder(),
+    keyId: fields.keyId,
     startedCalls: fields.startedCalls ?? new Map(),
     follows: fields.follows,
     ended: false,
@@ -66,7 +71,7 @@ export function recordFor(
   lease: Pick<RunLease, 'holder' | 'claimant' | 'epoch'>,
   kind: ClaimKind,
   extras: Pick<ClaimRecord, 'tool_call_id' | 'tool_name' | 'checkpoint' | 'error'> = {},
-): ClaimRecord {
+): UnplacedClaim {
   return {
     version: 1,
     kind,
@@ -140,11 +145,17 @@ async function writeAtCursor(
   kind: ClaimKind,
   extras: Pick<ClaimRecord, 'tool_call_id' | 'tool_name' | 'checkpoint' | 'error'>,
 ): Promise<void> {
-  const written = await lease.log.write(lease.generationId, lease.cursor, recordFor(lease, kind, extras));
+  // A pause's checkpoint names the slot after its `paused` step, so that step goes exactly where
+  // the checkpoint says, even when a lease check stepped the cursor past a forgery since.
+  const exactSlot = kind === 'paused' && extras.checkpoint !== undefined ? extras.checkpoint.claim_slot - 1 : undefined;
+  const written = await lease.log.write(lease.generationId, exactSlot ?? lease.cursor, recordFor(lease, kind, extras), {
+    keyId: lease.keyId,
+    exact: exactSlot !== undefined,
+  });
   if (!written.stored && !isOwnRecord(written.record, lease.holder)) {
     lease.ended = true;
     lease.fencedOut = true;
     throw new FencedError(lease.generationId, lease.epoch);
   }
-  lease.cursor += 1;
+  lease.cursor = written.slot + 1;
 }

@@ -8,6 +8,7 @@ import { eventIdOf } from '../generation/event-publisher.js';
 import { notifyInputRequest } from '../generation/notify-input-request.js';
 import { InputRequest } from '../input-request/input-request.js';
 import { forgetWaiting, recordWaiting } from '../waiting/record-waiting.js';
+import { signedClaims } from './signed-claims.js';
 
 /** Which run a stopped job held, as its events name it. */
 export interface StoppedRun {
@@ -43,7 +44,7 @@ async function settlePause(stopped: StoppedRun, written: Checkpoint): Promise<vo
   if (slot === undefined) return; // a job's pause always names its slot
   const stored = await bus.checkpoints.load(stopped.generationId);
   const newer = ((stored && withCheckpointDefaults(stored.checkpoint).claim_slot) ?? -1) > slot;
-  const resumed = (await bus.claims.read(stopped.generationId, slot)) !== undefined;
+  const resumed = (await signedClaims(stopped.agent.runtime).read(stopped.generationId, slot)).record !== undefined;
   // Resumed already (by id, from the stored checkpoint or the pending list), or moved past: its
   // holder's successor owns the generation, and announcing this pause now would put an old
   // question after a newer one, or after the end, and call `onInputRequest` for nothing.

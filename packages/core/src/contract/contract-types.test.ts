@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { ClaimRecord, DeadLetter, InputTimer, Job, PendingRecord } from '../bus/bus.js';
 import type { EventData, EventName, GenerationEvent } from '../bus/events.js';
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
-import type { InputRequestJSON } from '../input-request/input-request.js';
+import type { AskedInputRequestJSON } from '../input-request/input-request.js';
 import type { checkpointSchema } from './checkpoint-schema.js';
 import type { eventDataSchemas, eventSchemas } from './event-schemas.js';
 import type { inputRequestSchema } from './question-schema.js';
@@ -31,7 +31,8 @@ describe('the contract schemas describe the types the code writes', () => {
     expectTypeOf<Described<ClaimRecord, typeof claimRecordSchema>>().toEqualTypeOf<true>();
     expectTypeOf<Described<InputTimer, typeof inputTimerSchema>>().toEqualTypeOf<true>();
     expectTypeOf<Described<DeadLetter, typeof deadLetterSchema>>().toEqualTypeOf<true>();
-    expectTypeOf<Described<InputRequestJSON, typeof inputRequestSchema>>().toEqualTypeOf<true>();
+    expectTypeOf<Described<AskedInputRequestJSON, typeof inputRequestSchema>>().toEqualTypeOf<true>();
+    expectTypeOf<z.output<typeof inputRequestSchema>>().toExtend<AskedInputRequestJSON>();
     expectTypeOf<Described<Checkpoint, typeof checkpointSchema>>().toEqualTypeOf<true>();
   });
 

@@ -18,6 +18,11 @@ export const eventDataSchemas = {
     model: z.string(),
     action_name: z.string(),
     messages: messages.describe('The opening user turn, provider-native.'),
+    params: z
+      .unknown()
+      .describe(
+        "The action's params in their JSON form (null for none), so a pause can be rebuilt and signed from the log.",
+      ),
     traceparent: z.string().exactOptional(),
   }),
   model_responded: z.object({

@@ -1,7 +1,19 @@
 import { z } from 'zod';
+import type { JsonValue } from '../input-request/input-request-json.js';
 
 /** Any JSON value: what an answer, an option or a metadata entry may be. */
-export const jsonValueSchema = z.json().meta({ id: 'JsonValue' });
+export const jsonValueSchema: z.ZodType<JsonValue> = z
+  .lazy(() =>
+    z.union([
+      z.string(),
+      z.number(),
+      z.boolean(),
+      z.null(),
+      z.array(jsonValueSchema),
+      z.record(z.string(), jsonValueSchema),
+    ]),
+  )
+  .meta({ id: 'JsonValue' });
 
 /** A choice's option: a value, or a value with the label a person reads. */
 export const choiceOptionSchema = z.union([z.object({ value: jsonValueSchema, label: z.string() }), jsonValueSchema]);
@@ -15,8 +27,9 @@ export const delegationStepSchema = z.object({
 });
 
 /**
- * A question as a tool returns it (`InputRequest.toJSON()`), before it is bound to the call
- * that asked: snake_case, unset fields left out.
+ * A question of a pause, as it leaves a process (events, checkpoints, the pending index, and
+ * `toJSON()` of each request a paused response or `runtime.pending()` hands out): bound to the
+ * call that asked, snake_case, unset fields left out.
  */
 export const inputRequestSchema = z
   .object({
@@ -33,9 +46,9 @@ export const inputRequestSchema = z
       .object({ answer: jsonValueSchema })
       .exactOptional()
       .describe('What it is answered with at `expires_at`; absent: declined.'),
-    tool_call_id: z.string().exactOptional(),
-    tool_name: z.string().exactOptional(),
-    arguments: z.unknown().exactOptional(),
+    tool_call_id: z.string().describe('The call that asked: the key its answer goes under.'),
+    tool_name: z.string().describe('The tool of the call that asked.'),
+    arguments: z.unknown().exactOptional().describe('The arguments of the call that asked.'),
     path: z
       .array(delegationStepSchema)
       .exactOptional()

@@ -20,11 +20,12 @@ export const jobSchema = z
       .describe('A resume job: the answers by `tool_call_id`.'),
     traceparent: z.string().exactOptional().describe('W3C trace context of whoever enqueued it.'),
     expiry: z.literal(true).exactOptional().describe("The resume a pause's deadline makes."),
+    key_id: z.string().exactOptional().describe("The signing key's id: the first 8 hex digits of its SHA-256."),
     signature: z
       .string()
       .exactOptional()
       .describe(
-        '`<key_id>.<hex>`: HMAC-SHA256("interlude/job/v1\\n" + canonical JSON of every other field, unsealed).',
+        'base64url (43 characters) of HMAC-SHA256("interlude/job/v1\\n" + canonical JSON of every other field, `key_id` included, unsealed).',
       ),
   })
   .meta({ id: 'Job' });
@@ -61,6 +62,11 @@ export const claimRecordSchema = z
   .object({
     version: z.literal(1),
     kind: z.enum(['claim', 'takeover', 'tool_started', 'paused', 'finished', 'released']),
+    generation_id: z
+      .string()
+      .exactOptional()
+      .describe('The generation whose slot it was written in: a record read from another is skipped.'),
+    slot: z.number().exactOptional().describe('The slot it was written in: a record read from another is skipped.'),
     holder: z.string().describe('Random per run (per delivery of a job).'),
     claimant: z.string().exactOptional().describe('The job that holds the run.'),
     epoch: z.number().describe('Fencing token: 1 for a claim, one more for each takeover of the same run.'),
@@ -69,6 +75,16 @@ export const claimRecordSchema = z
     checkpoint: sealable(checkpointSchema).exactOptional().describe('`paused`: the checkpoint of the pause.'),
     error: sealable(errorSchema).exactOptional().describe('`finished` by a failure retrying cannot mend.'),
     time: z.string(),
+    key_id: z
+      .string()
+      .exactOptional()
+      .describe("The id of the key that signed it: the claimed checkpoint's (or job's) key, else the signing key."),
+    signature: z
+      .string()
+      .exactOptional()
+      .describe(
+        'base64url (43 characters) of HMAC-SHA256("interlude/claim/v1\\n" + canonical JSON of every other field, unsealed). Readers skip a record that does not verify, or names another generation or slot: it holds no slot.',
+      ),
   })
   .meta({ id: 'ClaimRecord' });
 

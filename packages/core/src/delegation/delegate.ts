@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AgentBase } from '../agent/agent-types.js';
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
 import { createRunLease } from '../claims/run-lease.js';
+import { signedClaims } from '../claims/signed-claims.js';
 import { InputRequiredError } from '../errors/input-required-error.js';
 import { GenerationRunner } from '../generation/generation.js';
 import type { GenerationResponse } from '../generation/generation-response.js';
@@ -98,7 +99,7 @@ function resumeInPlace(
 ): Promise<GenerationResponse> {
   const { checkpoint } = resume;
   const lease = createRunLease({
-    log: agent.runtime.bus.claims,
+    log: signedClaims(agent.runtime),
     generationId: checkpoint.generation_id,
     claimant: undefined,
     epoch: 1,

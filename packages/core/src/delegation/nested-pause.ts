@@ -1,5 +1,5 @@
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
-import type { DelegationStep, InputRequestJSON } from '../input-request/input-request-json.js';
+import type { AskedInputRequestJSON, DelegationStep } from '../input-request/input-request-json.js';
 
 /**
  * What a delegation under `onExceeded: 'pause'` returns when the delegated generation paused: its
@@ -9,7 +9,7 @@ import type { DelegationStep, InputRequestJSON } from '../input-request/input-re
 export class DelegatedPause {
   constructor(
     readonly checkpoint: Checkpoint,
-    readonly requests: readonly InputRequestJSON[],
+    readonly requests: readonly AskedInputRequestJSON[],
     readonly delegate: Pick<DelegationStep, 'agent' | 'action'>,
   ) {}
 
@@ -39,13 +39,17 @@ export class DelegatedResume {
 export const PATH_SEPARATOR = '/';
 
 /** A delegated question as its caller asks it: the delegating call's id in front, the step first in its path. */
-export function questionOfCaller(request: InputRequestJSON, call: { id: string; name: string }, pause: DelegatedPause) {
+export function questionOfCaller(
+  request: AskedInputRequestJSON,
+  call: { id: string; name: string },
+  pause: DelegatedPause,
+): AskedInputRequestJSON {
   const step: DelegationStep = { tool_call_id: call.id, tool_name: call.name, ...pause.delegate };
   return {
     ...request,
-    tool_call_id: `${call.id}${PATH_SEPARATOR}${request.tool_call_id as string}`,
+    tool_call_id: `${call.id}${PATH_SEPARATOR}${request.tool_call_id}`,
     path: [step, ...(request.path ?? [])],
-  } satisfies InputRequestJSON;
+  };
 }
 
 /** The answers of a caller's resume that belong to one delegating call, under the delegated generation's ids. */

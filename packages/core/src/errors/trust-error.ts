@@ -16,9 +16,14 @@ export type TrustErrorCode =
   | 'unsigned_event'
   /** An event's signature does not match, or names a key this runtime does not hold. */
   | 'forged_event'
+  /** A claim-log record carries no signature (read as a forgery: skipped, never a claim). */
+  | 'unsigned_claim'
+  /** A claim-log record's signature does not match, or names a key this runtime does not hold. */
+  | 'forged_claim'
   /**
    * A record read from one place whose body names another: an event whose generation, agent,
-   * action or name is not its subject's (a signed event of one generation republished on another's).
+   * action or name is not its subject's (a signed event of one generation republished on
+   * another's), or a claim record whose generation or slot is not the slot's it was read from.
    */
   | 'misplaced_record'
   /** An answer token that is not one: malformed, altered, or signed with a key this runtime does not hold. */

@@ -4,6 +4,8 @@ import type { GenerationContext } from './generation-context.js';
 export interface EventExtras {
   /** The opening user turn, for `started`. */
   traceparent: string | undefined;
+  /** For `started`: the action's params. */
+  params?: unknown;
   /** For `resumed`: which calls were answered and which declined. */
   answers?: ReadonlyMap<string, unknown>;
   /** For `input_requested`: the slot a resume of this pause claims. */
@@ -25,6 +27,7 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
         model: context.identity.model,
         action_name: context.identity.actionName,
         messages: context.messages,
+        params: jsonFormOf(extras.params),
         ...(extras.traceparent !== undefined && { traceparent: extras.traceparent }),
       } satisfies EventData['started'];
     case 'model_responded': {
@@ -86,5 +89,20 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
     case 'input_expired':
     case 'cancelled':
       throw new Error(`${name} is published outside the machine, by the run's start or by runtime.cancel()`);
+  }
+}
+
+/**
+ * Params as JSON keeps them (undefined is null), the form a checkpoint's signature covers. Params
+ * with no JSON form (a cycle, a BigInt) are left out as null: no checkpoint can be signed for them.
+ */
+function jsonFormOf(params: unknown): unknown {
+  if (params === undefined || params === null || typeof params === 'string' || typeof params === 'boolean') {
+    return params ?? null;
+  }
+  try {
+    return JSON.parse(JSON.stringify(params)) as unknown;
+  } catch {
+    return null;
   }
 }

@@ -1,5 +1,5 @@
 import type { Checkpoint, CompletedResult } from '../checkpoint/checkpoint.js';
-import type { InputRequestJSON } from '../input-request/input-request.js';
+import type { AskedInputRequestJSON } from '../input-request/input-request-json.js';
 import type {
   FinishReason,
   ModelResponse,
@@ -32,7 +32,7 @@ export interface GenerationContext {
   turnCalls: ToolCall[];
   toolCallTurnSize: number;
   completedResults: Record<string, CompletedResult>;
-  inputRequests: InputRequestJSON[];
+  inputRequests: AskedInputRequestJSON[];
   approvalToolCalls: string[];
   approvedToolCalls: string[];
   mcpToolCalls: string[];

@@ -1,5 +1,5 @@
 import type { Checkpoint } from '../checkpoint/checkpoint.js';
-import type { AskedInputRequest } from '../input-request/asked-input-request.js';
+import type { AskedInputRequest } from '../input-request/input-request.js';
 import type { FinishReason, ProviderMessage, Usage } from '../provider/provider-adapter.js';
 
 /**

@@ -6,6 +6,7 @@ import { claimCheckpoint } from '../claims/claim-target.js';
 import { loggedResultsOfUnknownCalls, withLoggedResults } from '../claims/logged-results.js';
 import { recoverRun } from '../claims/recover-run.js';
 import { createRunLease, type RunLease } from '../claims/run-lease.js';
+import { signedClaims } from '../claims/signed-claims.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { DEFAULT_QUEUE } from '../runtime/runtime.js';
 import { refuseSecretOptionsInJob, restoreSecretOptions } from '../secrets/secret-options.js';
@@ -122,7 +123,7 @@ export class GenerationRunner implements Generation {
     const lease =
       control.lease ??
       createRunLease({
-        log: bus.claims,
+        log: signedClaims(this.agent.runtime),
         generationId: control.generationId ?? newGenerationId(),
         claimant: undefined,
         epoch: 1,
@@ -161,7 +162,7 @@ export class GenerationRunner implements Generation {
     let lease = control.lease;
     if (lease === undefined) {
       // In-process: no claimant, so anything but a run of ours is a refusal (`already_resumed`).
-      const acquired = await claimCheckpoint(bus, checkpoint, { mode: 'in_process' });
+      const acquired = await claimCheckpoint(this.agent.runtime, checkpoint, { mode: 'in_process' });
       if (acquired.outcome !== 'run') throw new Error('an in-process claim cannot find a stopped run of its own');
       lease = acquired.lease;
     }

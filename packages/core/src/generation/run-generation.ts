@@ -109,8 +109,13 @@ async function runToStop(
     model: adapter.model,
     resumed: start.kind === 'resume',
     secrets: scrubber,
+    content: () => ({
+      instructions: prompt.instructions && scrubber.text(prompt.instructions),
+      input: scrubber.text(prompt.message),
+    }),
     ...(start.kind === 'resume' &&
       start.checkpoint.traceparent !== undefined && { linkedTraceparent: start.checkpoint.traceparent }),
+    ...(start.kind === 'resume' && !options.nested && { resumedQuestions: start.checkpoint.input_requests.length }),
     ...(options.parentTraceparent !== undefined && { parentTraceparent: options.parentTraceparent }),
   });
   let madeToolSignal: AbortSignal | undefined;
@@ -189,6 +194,8 @@ async function runToStop(
   }
   trace?.end({
     status,
+    output: () => scrubber.text(response.text),
+    ...(paused && !options.nested && { inputRequests: response.inputRequests.length }),
     ...(checkpoint?.input_expires_at !== undefined && { inputExpiresAt: checkpoint.input_expires_at }),
   });
   return response;

@@ -1,11 +1,4 @@
-import { InputRequest, type InputRequestJSON } from './input-request.js';
-
-/**
- * A question a paused generation asks, as `response.inputRequests` hands it out: bound to the tool
- * call that asked, so `toolCallId` (the key its answer goes under) and `toolName` are always
- * there, and a strict caller can write `answers[request.toolCallId]` without a check.
- */
-export type AskedInputRequest = InputRequest & { readonly toolCallId: string; readonly toolName: string };
+import { type AskedInputRequest, InputRequest, type InputRequestJSON } from './input-request.js';
 
 /** Reads back a paused call's request from the generation's context, where it is always bound to its call. */
 export function askedInputRequest(json: InputRequestJSON): AskedInputRequest {

@@ -40,6 +40,14 @@ export interface InputRequestJSON {
   path?: DelegationStep[];
 }
 
+/**
+ * A question of a pause, bound to the call that asked: `tool_call_id` (the key its answer goes
+ * under) and `tool_name` are always there. The one JSON form of a question that leaves a process:
+ * in events, checkpoints, the pending index, and `toJSON()` of each request a paused response or
+ * `runtime.pending()` hands out.
+ */
+export type AskedInputRequestJSON = InputRequestJSON & { tool_call_id: string; tool_name: string };
+
 /** Whether a choice option carries a label beside its value. */
 export function isLabelledOption(option: ChoiceOption): option is { value: JsonValue; label: string } {
   return (

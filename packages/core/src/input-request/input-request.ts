@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { currentToolContext } from '../tool/tool-context.js';
 import { type InputExpiryOptions, inputExpiryJSON } from './input-expiry.js';
 import {
+  type AskedInputRequestJSON,
   type ChoiceOption,
   type DelegationStep,
   type InputRequestJSON,
@@ -12,6 +13,7 @@ import {
 import { validateAnswers } from './validate-answers.js';
 
 export {
+  type AskedInputRequestJSON,
   type ChoiceOption,
   type DelegationStep,
   type InputRequestJSON,
@@ -123,13 +125,13 @@ export class InputRequest {
   }
 
   /** A copy bound to the call that asked. */
-  forCall(call: { id: string; name: string; arguments: unknown }): InputRequest {
+  forCall(call: { id: string; name: string; arguments: unknown }): AskedInputRequest {
     return new InputRequest({
       ...this.toJSON(),
       tool_call_id: call.id,
       tool_name: call.name,
       arguments: call.arguments,
-    });
+    }) as AskedInputRequest;
   }
 
   toJSON(): InputRequestJSON {
@@ -161,6 +163,19 @@ export class InputRequest {
     return new InputRequest(json);
   }
 }
+
+/**
+ * A question a paused generation asks, as `response.inputRequests` and `runtime.pending()` hand it
+ * out: bound to the tool call that asked, so `toolCallId` (the key its answer goes under) and
+ * `toolName` are always there, and a strict caller can write `answers[request.toolCallId]` without
+ * a check. Its `toJSON()` is the question's one JSON form (`AskedInputRequestJSON`).
+ */
+// (Its own members first: of the two `toJSON` signatures, a call takes the first.)
+export type AskedInputRequest = {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  toJSON(): AskedInputRequestJSON;
+} & InputRequest;
 
 /** An `onExpiry` answer must fit its question as a person's would, or the deadline would fail to resume it. */
 function checkExpiryAnswer(json: InputRequestJSON): void {

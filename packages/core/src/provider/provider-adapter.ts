@@ -97,6 +97,14 @@ export interface ModelCallOptions {
   signal?: AbortSignal;
 }
 
+/** What an adapter sends on every call besides the messages, named as the GenAI conventions name them. */
+export interface RequestParameters {
+  maxTokens?: number;
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+}
+
 export interface ProviderAdapter {
   /** The API vendor: `anthropic`, `openai`, `scripted`. Stored as the checkpoint's `service`. */
   readonly service: string;
@@ -105,6 +113,8 @@ export interface ProviderAdapter {
   readonly model: string;
   /** How many `continuation` responses in a row the loop follows (Anthropic: 10). Default 0. */
   readonly maxContinuations?: number;
+  /** The sampling settings every call sends, for traces (`gen_ai.request.*`); only those set. */
+  readonly requestParameters?: RequestParameters;
   /** The conversation's opening user turn. */
   userMessages(text: string): ProviderMessage[];
   /** A plain assistant text turn, used to replay a stored conversation (`hasContext`). */

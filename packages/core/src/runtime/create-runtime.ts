@@ -7,6 +7,8 @@ import { cancelGeneration } from '../waiting/cancel-generation.js';
 import { listPending } from '../waiting/list-pending.js';
 import { meetDeadline } from '../waiting/meet-deadline.js';
 import { notStored } from '../waiting/not-stored.js';
+import { rebuildPendingIndex } from '../waiting/rebuild-pending.js';
+import { storedPause } from '../waiting/stored-pause.js';
 import { DEFAULT_QUEUE, type Runtime, type RuntimeOptions } from './runtime.js';
 
 /** The environment variable that names the deployment when no `audience` option does. */
@@ -77,6 +79,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     pending(filter) {
       return listPending(runtime, filter);
     },
+    rebuildPending() {
+      return rebuildPendingIndex(runtime);
+    },
     cancel(generationId, reason) {
       return cancelGeneration(runtime, generationId, reason);
     },
@@ -94,7 +99,10 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       });
 
   async function locate(generationId: string) {
-    const stored = await runtime.bus.checkpoints.load(generationId);
+    // The stored checkpoint if it verifies, else the pause rebuilt from the generation's log (a
+    // record lost or replaced); else the record as stored, for the resume to refuse.
+    const found = await storedPause(runtime, generationId);
+    const stored = found.verified ?? found.stored;
     // Whether it may still be resumed is the claim's to say, when the resume claims it.
     if (stored === undefined) throw await notStored(runtime.bus, generationId);
     // The resume checks the checkpoint's signature (which covers the stored params); it cannot see

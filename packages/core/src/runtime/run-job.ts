@@ -4,6 +4,7 @@ import { type Acquired, acquireRun } from '../claims/acquire-run.js';
 import { claimCheckpoint } from '../claims/claim-target.js';
 import { endFailedRun } from '../claims/run-lease.js';
 import { settleStoppedRun } from '../claims/settle-stopped-run.js';
+import { signedClaims } from '../claims/signed-claims.js';
 import { FencedError } from '../errors/fenced-error.js';
 import { InterludeError } from '../errors/interlude-error.js';
 import { ResumeError } from '../errors/resume-error.js';
@@ -138,10 +139,11 @@ interface JobClaim {
 
 /** Checks the job's checkpoint (a resume), then claims its run as the job. */
 async function claimJob(agent: AgentBase, job: Job): Promise<JobClaim> {
-  const bus = agent.runtime.bus;
   if (job.kind === 'generate') {
     const acquired = await acquireRun({
-      log: bus.claims,
+      log: signedClaims(agent.runtime),
+      // A fresh run's records are signed with its job's key, which every worker that runs the job holds.
+      keyId: job.key_id,
       generationId: job.generation_id,
       slot: 0,
       mode: 'job',
@@ -160,7 +162,7 @@ async function claimJob(agent: AgentBase, job: Job): Promise<JobClaim> {
   if (checked.checkpoint.generation_id !== job.generation_id) {
     throw new ResumeError('invalid_checkpoint', 'The job names another generation than its checkpoint');
   }
-  const acquired = await claimCheckpoint(bus, checked.checkpoint, {
+  const acquired = await claimCheckpoint(agent.runtime, checked.checkpoint, {
     mode: 'job',
     claimant: job.id,
   });

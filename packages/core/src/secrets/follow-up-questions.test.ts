@@ -139,7 +139,7 @@ describe('a question asked after a secret', () => {
     expect(elsewhere.message).toContain('choose_account');
     expect(picked).toEqual([]);
     // Nothing ran and the checkpoint is still there to answer another way.
-    expect(await canResume(runtime.bus, again.checkpoint as Checkpoint)).toBe(true);
+    expect(await canResume(runtime, again.checkpoint as Checkpoint)).toBe(true);
     const declined = await agent
       .handle({})
       .resumeNow({ checkpoint: throughJson(again.checkpoint), answers: { c_account: false } });

@@ -21,6 +21,11 @@ export function scrubEventData<Name extends EventName>(
 ): EventData[Name] {
   if (scrubber.isEmpty) return data;
   switch (name) {
+    case 'started': {
+      // A generation started inside a tool body may be handed its caller's secret answer as params.
+      const started = data as EventData['started'];
+      return { ...started, params: scrubber.value(started.params) } as EventData[Name];
+    }
     case 'tool_completed': {
       const completed = data as EventData['tool_completed'];
       return { ...completed, result: scrubber.value(completed.result) } as EventData[Name];

@@ -43,8 +43,9 @@ export class Scrubber {
   }
 
   /** A question asked after a secret, scrubbed (see `scrubInputRequest`). */
-  inputRequest(request: InputRequestJSON): InputRequestJSON {
-    return scrubInputRequest(this, request);
+  inputRequest<Request extends InputRequestJSON>(request: Request): Request {
+    // Scrubbing replaces values, never the call a question is bound to.
+    return scrubInputRequest(this, request) as Request;
   }
 
   /** Keeps the real value of an option `scrubInputRequest` replaced, in memory only. */

@@ -1,4 +1,10 @@
-import type { FinishReason, Usage } from '../provider/provider-adapter.js';
+import type {
+  FinishReason,
+  ProviderMessage,
+  RequestParameters,
+  ToolSpec,
+  Usage,
+} from '../provider/provider-adapter.js';
 
 /**
  * Lifecycle hooks that `@interlude/telemetry` turns into OpenTelemetry spans. Everything core
@@ -32,6 +38,13 @@ export interface GenerationTraceInfo {
    * which the telemetry scrubs before export.
    */
   secrets?: { readonly isEmpty: boolean; text(value: string): string } | undefined;
+  /**
+   * The run's prompt, scrubbed, for content capture: called only by a telemetry that records
+   * content, so a run traced without it never copies its conversation.
+   */
+  content?: (() => { instructions: string | undefined; input: string }) | undefined;
+  /** A resume: how many questions of the checkpoint it takes up (none for a delegated generation's). */
+  resumedQuestions?: number | undefined;
 }
 
 export interface GenerationTrace {
@@ -39,14 +52,37 @@ export interface GenerationTrace {
   readonly traceparent: string | undefined;
   /** Runs `body` with the root span active, so SDK calls and nested generations nest under it. */
   runInContext<T>(body: () => T): T;
-  startModelCall(info: { provider: string; service: string; model: string }): ModelCallTrace;
+  startModelCall(info: ModelCallInfo): ModelCallTrace;
   startToolCall(info: { toolName: string; toolCallId: string; arguments: unknown }): ToolCallTrace;
   end(outcome: GenerationOutcome): void;
 }
 
+/** What core knows when a model call starts. */
+export interface ModelCallInfo {
+  provider: string;
+  service: string;
+  model: string;
+  /** Whether the call streams (`gen_ai.request.stream`); core always says. */
+  stream?: boolean | undefined;
+  parameters?: RequestParameters | undefined;
+  /** The request, scrubbed, called only by a telemetry that records content. */
+  content?: (() => ModelCallContent) | undefined;
+}
+
+export interface ModelCallContent {
+  instructions: string | undefined;
+  /** Provider-native, as the adapter sends them. */
+  messages: readonly ProviderMessage[];
+  tools: readonly ToolSpec[];
+}
+
 export interface GenerationOutcome {
   status: 'completed' | 'awaiting_input' | 'tool_turns_exceeded' | 'failed';
+  /** The final answer's text, scrubbed, called only by a telemetry that records content. */
+  output?: (() => string) | undefined;
   error?: Error;
+  /** A pause: how many questions it left waiting (none for a delegated generation's, its parent counts them). */
+  inputRequests?: number | undefined;
   /** A pause whose questions expire: when (the checkpoint's `input_expires_at`). */
   inputExpiresAt?: string;
 }
@@ -59,6 +95,8 @@ export interface ModelCallTrace {
     finishReason: FinishReason;
     rawFinishReason?: string;
     usage?: Usage;
+    /** The answer's messages (provider-native), scrubbed, called only by a telemetry that records content. */
+    output?: () => readonly ProviderMessage[];
   }): void;
   fail(error: Error): void;
 }

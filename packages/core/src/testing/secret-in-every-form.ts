@@ -76,11 +76,11 @@ const WINDOW = 8;
  */
 export function secretFormsIn(text: string, secret: string): string[] {
   const found = new Set<string>();
-  const lowered = text.toLowerCase();
+  const { lowered, decoded } = decodedText(text);
   const variants = [secret.normalize('NFC'), secret.normalize('NFD')];
-  for (const variant of variants) {
+  const textual: Array<[string, string]> = variants.flatMap((variant): Array<[string, string]> => {
     const escaped = JSON.stringify(variant).slice(1, -1);
-    const textual: Array<[string, string]> = [
+    return [
       ['text', variant],
       ['json', escaped],
       ['json', JSON.stringify(escaped).slice(1, -1)],
@@ -88,29 +88,95 @@ export function secretFormsIn(text: string, secret: string): string[] {
       ['url', encodeURIComponent(variant)],
       ['url', new URLSearchParams({ value: variant }).toString().slice('value='.length)],
     ];
-    for (const [name, form] of textual) if (holdsWindow(lowered, form.toLowerCase())) found.add(name);
-  }
+  });
+  for (const name of formsHeld(
+    lowered,
+    textual.map(([name, form]) => [name, form.toLowerCase()]),
+  ))
+    found.add(name);
   // Its UTF-8 and UTF-16 bytes (either order), in any case: a tool may encode the secret upper-cased.
   const secretBytes = variants.flatMap((variant) =>
     [Buffer.from(variant, 'utf8'), Buffer.from(variant, 'utf16le'), Buffer.from(variant, 'utf16le').swap16()].map(
       (bytes) => bytes.toString('latin1').toLowerCase(),
     ),
   );
-  // Base64 wrapped into lines (MIME, PEM), its line breaks JSON-escaped or not, is read joined up too.
-  const unwrapped = text.replace(/(?:\\+r)?\\+n|\r?\n/g, '');
-  for (const [name, decoded] of [...decodedRuns(text), ...decodedRuns(unwrapped)]) {
-    const lowered = decoded.toLowerCase();
-    if (secretBytes.some((bytes) => holdsWindow(lowered, bytes))) found.add(name);
+  for (const [name, runs] of decoded) {
+    if (
+      formsHeld(
+        runs,
+        secretBytes.map((bytes) => [name, bytes]),
+      ).size > 0
+    )
+      found.add(name);
   }
   return [...found].sort();
 }
 
-function holdsWindow(haystack: string, needle: string): boolean {
-  if (needle.length <= WINDOW) return haystack.includes(needle);
-  for (let start = 0; start + WINDOW <= needle.length; start += 1) {
-    if (haystack.includes(needle.slice(start, start + WINDOW))) return true;
+/**
+ * Between two decoded runs: above latin1, so no window of a secret's bytes (latin1, a byte a
+ * character) spans two runs, and the runs can be searched as one string.
+ */
+const RUN_SEPARATOR = '\uffff';
+
+/** Texts decoded lately: a canary test looks for several secrets and texts in each of its sinks. */
+const decodedTexts = new Map<string, { lowered: string; decoded: Map<string, string> }>();
+const DECODED_TEXTS_KEPT = 16;
+
+/**
+ * A text lower-cased, and every run of it decoded (`decodedRuns`, of the text and of it with its
+ * line breaks taken out, so wrapped base64 is read joined up), lower-cased and joined by form. It
+ * does not depend on the secret, so it is decoded once for all the secrets looked for in it.
+ */
+function decodedText(text: string): { lowered: string; decoded: Map<string, string> } {
+  const cached = decodedTexts.get(text);
+  if (cached !== undefined) return cached;
+  // Base64 wrapped into lines (MIME, PEM), its line breaks JSON-escaped or not, is read joined up too.
+  const unwrapped = text.replace(/(?:\\+r)?\\+n|\r?\n/g, '');
+  // A set: most runs decode the same in both, and a record repeated holds the same runs again.
+  const byForm = new Map<string, Set<string>>();
+  for (const [name, run] of [...decodedRuns(text), ...(unwrapped === text ? [] : decodedRuns(unwrapped))]) {
+    const runs = byForm.get(name) ?? new Set<string>();
+    runs.add(run.toLowerCase());
+    byForm.set(name, runs);
   }
-  return false;
+  const entry = {
+    lowered: text.toLowerCase(),
+    decoded: new Map([...byForm].map(([name, runs]) => [name, [...runs].join(RUN_SEPARATOR)])),
+  };
+  if (decodedTexts.size >= DECODED_TEXTS_KEPT) decodedTexts.delete(decodedTexts.keys().next().value as string);
+  decodedTexts.set(text, entry);
+  return entry;
+}
+
+/**
+ * The names of the needles `haystack` holds: a needle of at most eight characters whole, a longer
+ * one by any eight of its characters in a row. One pass over the haystack for every window of
+ * every needle (a canary test's sinks run to megabytes, and a secret has dozens of windows).
+ */
+function formsHeld(haystack: string, needles: ReadonlyArray<readonly [string, string]>): Set<string> {
+  const held = new Set<string>();
+  const windows = new Map<string, Set<string>>();
+  for (const [name, needle] of needles) {
+    if (needle.length <= WINDOW) {
+      if (haystack.includes(needle)) held.add(name);
+      continue;
+    }
+    for (let start = 0; start + WINDOW <= needle.length; start += 1) {
+      const window = needle.slice(start, start + WINDOW);
+      const names = windows.get(window) ?? new Set<string>();
+      names.add(name);
+      windows.set(window, names);
+    }
+  }
+  const names = new Set(needles.map(([name]) => name));
+  if (windows.size === 0 || held.size === names.size) return held;
+  for (let start = 0; start + WINDOW <= haystack.length; start += 1) {
+    const found = windows.get(haystack.slice(start, start + WINDOW));
+    if (found === undefined) continue;
+    for (const name of found) held.add(name);
+    if (held.size === names.size) break;
+  }
+  return held;
 }
 
 /** Every run of the text that may be base64, hex or byte values, decoded as latin1 (a byte a character). */

@@ -8,7 +8,12 @@ import {
   questionOfCaller,
 } from '../delegation/nested-pause.js';
 import { InputRequiredError } from '../errors/input-required-error.js';
-import { InputRequest, type InputRequestJSON, type JsonValue } from '../input-request/input-request.js';
+import {
+  type AskedInputRequestJSON,
+  InputRequest,
+  type InputRequestJSON,
+  type JsonValue,
+} from '../input-request/input-request.js';
 import type { ToolCall } from '../provider/provider-adapter.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { scrubError } from '../secrets/scrubbed-error.js';
@@ -55,7 +60,7 @@ export interface DispatchOptions {
    */
   secretCalls: ReadonlyMap<string, InputRequestJSON>;
   /** The questions this turn waited on (the checkpoint's); outcome-unknown ones are recognised here. */
-  waiting?: readonly InputRequestJSON[];
+  waiting?: readonly AskedInputRequestJSON[];
   scrubber: Scrubber;
   generationId: string;
   resuming: boolean;
@@ -63,7 +68,7 @@ export interface DispatchOptions {
   trace?: GenerationTrace;
   /** Called after each call finishes, in call order, awaited. */
   onCompleted?: (callId: string, result: CompletedResult) => Promise<void>;
-  onInputRequest?: (request: InputRequestJSON) => void;
+  onInputRequest?: (request: AskedInputRequestJSON) => void;
   /**
    * Awaited before each tool body runs, once its arguments parsed: where the run stores the
    * call's intent (`tool_started`) and everything logged before it. A rejection stops the turn.
@@ -95,7 +100,7 @@ export interface OutcomeUnknownMetadata {
 
 export interface DispatchResult {
   completed: Record<string, CompletedResult>;
-  inputRequests: InputRequestJSON[];
+  inputRequests: AskedInputRequestJSON[];
   approvalToolCalls: string[];
   approvedToolCalls: string[];
   mcpToolCalls: string[];

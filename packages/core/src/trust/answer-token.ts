@@ -45,7 +45,7 @@ export function answerDigestOf(request: Pick<InputRequestJSON, 'kind' | 'options
 
 /**
  * Signs an answer token: `<payload>.<key id>.<signature>`, the payload base64url JSON, the signature
- * the HMAC-SHA256 (hex) of the payload text under the runtime's signing key with its own purpose
+ * the HMAC-SHA256 of the payload text (as `signTagged` writes it) under the runtime's signing key with its own purpose
  * label (`interlude/answer-token/v1\n`), so no checkpoint, job or event signature passes for one.
  * URL-safe throughout: it can go in a link.
  */

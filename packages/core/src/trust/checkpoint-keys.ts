@@ -4,7 +4,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
  * What a signature is for. Each kind is signed under its own label, so a signature made for one
  * kind of message (an event) can never pass for another (a job or a checkpoint).
  */
-export type SignaturePurpose = 'checkpoint' | 'job' | 'event' | 'message-id' | 'answer-token';
+export type SignaturePurpose = 'checkpoint' | 'job' | 'event' | 'claim' | 'message-id' | 'answer-token';
 
 /**
  * The keys a runtime signs and verifies with: it signs with the first and accepts any, so a key
@@ -18,13 +18,16 @@ export interface CheckpointKeys {
   readonly signingKeyId: string;
   /** Every key id this runtime accepts, the signing one first. */
   readonly keyIds: readonly string[];
-  /** HMAC-SHA256 of `data` for `purpose` under the signing key, as 64 hex digits. */
-  sign(purpose: SignaturePurpose, data: string | Uint8Array): string;
-  /** Whether `signature` (hex) is the HMAC of `data` for `purpose` under key `keyId`; false for a key it does not hold. */
+  /**
+   * HMAC-SHA256 of `data` for `purpose` in base64url (43 characters), under the signing key or,
+   * when given, the held key `keyId` (a claim record is signed with its checkpoint's key).
+   */
+  sign(purpose: SignaturePurpose, data: string | Uint8Array, keyId?: string): string;
+  /** Whether `signature` (base64url) is the HMAC of `data` for `purpose` under key `keyId`; false for a key it does not hold. */
   verify(purpose: SignaturePurpose, data: string | Uint8Array, keyId: string, signature: string): boolean;
-  /** `<key_id>.<hex>`: a signature that names its key, for a header or a field of its own. */
+  /** `<key_id>.<base64url>`: a signature that names its key, for what must be one string (a header, a token). */
   signTagged(purpose: SignaturePurpose, data: string | Uint8Array): string;
-  /** Checks a `<key_id>.<hex>` signature: `valid`, `unknown_key` (signed with a key not held) or `invalid`. */
+  /** Checks a `<key_id>.<base64url>` signature: `valid`, `unknown_key` (signed with a key not held) or `invalid`. */
   verifyTagged(purpose: SignaturePurpose, data: string | Uint8Array, tagged: string): TaggedVerdict;
 }
 
@@ -56,17 +59,20 @@ export function createCheckpointKeys(value: string | readonly string[]): Checkpo
   }
   const keyIds = [...byId.keys()];
   const signingKeyId = keyIds[0] as string;
-  const signingKey = byId.get(signingKeyId) as Buffer;
   const mac = (key: Buffer, purpose: SignaturePurpose, data: string | Uint8Array) =>
-    createHmac('sha256', key).update(LABELS[purpose]).update(data).digest();
+    createHmac('sha256', key).update(SIGNATURE_LABELS[purpose]).update(data).digest();
 
   const keys: CheckpointKeys = {
     signingKeyId,
     keyIds,
-    sign: (purpose, data) => mac(signingKey, purpose, data).toString('hex'),
+    sign(purpose, data, keyId = signingKeyId) {
+      const key = byId.get(keyId);
+      if (key === undefined) throw new TypeError(`No checkpoint key ${keyId} is held to sign with`);
+      return mac(key, purpose, data).toString('base64url');
+    },
     verify(purpose, data, keyId, signature) {
       const key = byId.get(keyId);
-      return key !== undefined && sameHex(signature, mac(key, purpose, data));
+      return key !== undefined && sameMac(signature, mac(key, purpose, data));
     },
     signTagged: (purpose, data) => `${signingKeyId}.${keys.sign(purpose, data)}`,
     verifyTagged(purpose, data, tagged) {
@@ -79,21 +85,25 @@ export function createCheckpointKeys(value: string | readonly string[]): Checkpo
   return keys;
 }
 
-const LABELS: Record<SignaturePurpose, string> = {
+/**
+ * The label each purpose's HMAC covers first, before the signed bytes: part of the wire contract,
+ * so a client in another language signs and checks alike.
+ */
+export const SIGNATURE_LABELS: Readonly<Record<SignaturePurpose, string>> = {
   checkpoint: 'interlude/checkpoint/v2\n',
   job: 'interlude/job/v1\n',
   event: 'interlude/event/v1\n',
+  claim: 'interlude/claim/v1\n',
   'message-id': 'interlude/message-id/v1\n',
   'answer-token': 'interlude/answer-token/v1\n',
 };
 
-/** Compares a written hex signature with the expected bytes in constant time. */
-function sameHex(written: unknown, expected: Buffer): boolean {
-  // Buffer.from(…, 'hex') stops at the first non-hex character, so check the written form first.
-  if (typeof written !== 'string' || written.length !== expected.length * 2 || !/^[0-9a-f]+$/.test(written)) {
-    return false;
-  }
-  return timingSafeEqual(Buffer.from(written, 'hex'), expected);
+/** Compares a written base64url signature with the expected bytes in constant time. */
+function sameMac(written: unknown, expected: Buffer): boolean {
+  // Buffer.from(…, 'base64url') skips what is not base64url, so check the written form first: 43
+  // characters, the last one of the few that end 32 bytes exactly (one written form per MAC).
+  if (typeof written !== 'string' || !/^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/.test(written)) return false;
+  return timingSafeEqual(Buffer.from(written, 'base64url'), expected);
 }
 
 /** Keys from `INTERLUDE_CHECKPOINT_KEY`: one key, or several separated by commas or whitespace. */

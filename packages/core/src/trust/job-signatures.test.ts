@@ -46,10 +46,10 @@ describe('nothing forged runs: jobs carry the runtime signature', () => {
       { ...signed, answers: { call_refund: true } },
       { ...signed, params: { ticketId: 43 } },
       { ...signed, checkpoint: { ...(signed.checkpoint as object), tool_turns: 9 } } as Job,
-      {
-        ...signed,
-        signature: `${createCheckpointKeys('someone-elses-key-0123456789').signingKeyId}.${'0'.repeat(64)}`,
-      },
+      { ...signed, key_id: createCheckpointKeys('someone-elses-key-0123456789').signingKeyId },
+      // The signature in another written form (hex, or tagged with its key) is no signature.
+      { ...signed, signature: Buffer.from(signed.signature as string, 'base64url').toString('hex') },
+      { ...signed, signature: `${signed.key_id}.${signed.signature}` },
     ]) {
       expect(await refusal(runJob({ runtime, agents: [agent], job: forged, delivery }))).toEqual({
         status: 'refused',
@@ -100,7 +100,9 @@ describe('nothing forged runs: jobs carry the runtime signature', () => {
     const consumer = await runtime.bus.jobs.consume(
       'agents',
       async (queued, delivery) => {
-        expect(queued.signature).toMatch(/^[0-9a-f]{8}\.[0-9a-f]{64}$/);
+        // One signature format, a checkpoint's: the key's id beside an HMAC in base64url.
+        expect(queued).toMatchObject({ key_id: expect.stringMatching(/^[0-9a-f]{8}$/) });
+        expect(queued.signature).toMatch(/^[A-Za-z0-9_-]{43}$/);
         outcomes.push((await runJob({ runtime, agents: [agent], job: queued, delivery })).status);
       },
       { concurrency: 1 },

@@ -4,13 +4,15 @@ import { canonicalJson } from './canonical-json.js';
 import type { CheckpointKeys } from './checkpoint-keys.js';
 
 /**
- * The job with its `signature`: `<key_id>.<hex>`, HMAC-SHA256 over the canonical JSON of every
- * other field (its answers and the checkpoint it resumes included). Unchanged without keys.
+ * The job with its `key_id` and `signature`: HMAC-SHA256 (base64url) over the canonical JSON of
+ * every other field, `key_id` included (its answers and the checkpoint it resumes too), as a
+ * checkpoint is signed. Without keys it is returned unsigned.
  */
 export function signJob(job: Job, keys: CheckpointKeys | undefined): Job {
-  const { signature: _signature, ...unsigned } = job;
-  if (keys === undefined) return unsigned;
-  return { ...unsigned, signature: keys.signTagged('job', canonicalJson(unsigned)) };
+  const { signature: _signature, key_id: _keyId, ...rest } = job;
+  if (keys === undefined) return rest;
+  const unsigned = { ...rest, key_id: keys.signingKeyId };
+  return { ...unsigned, signature: keys.sign('job', canonicalJson(unsigned)) };
 }
 
 /**
@@ -23,14 +25,14 @@ export function signJob(job: Job, keys: CheckpointKeys | undefined): Job {
 export function verifyJob(job: Job, keys: CheckpointKeys | undefined): void {
   if (keys !== undefined) {
     const { signature, ...unsigned } = job;
-    if (typeof signature !== 'string') {
+    if (typeof signature !== 'string' || typeof job.key_id !== 'string') {
       throw new TrustError('unsigned_job', `Job ${describe(job)} is not signed; this runtime runs only signed jobs`);
     }
-    const verdict = keys.verifyTagged('job', canonicalJson(unsigned), signature);
-    if (verdict !== 'valid') {
+    const held = keys.keyIds.includes(job.key_id);
+    if (!held || !keys.verify('job', canonicalJson(unsigned), job.key_id, signature)) {
       throw new TrustError(
         'forged_job',
-        verdict === 'unknown_key'
+        !held
           ? `Job ${describe(job)} was signed with a key this runtime does not hold`
           : `Job ${describe(job)} has a signature that does not match its content: it was forged or altered`,
       );

@@ -155,20 +155,29 @@ describe('signed by default', () => {
     expect(said).toHaveLength(1);
   });
 
-  it('resumes by id only the record stored under that id: a signed checkpoint moved under another generation is refused', async () => {
+  it('a signed checkpoint moved under another generation is refused, and that generation is rebuilt from its log: listed and answered as its own', async () => {
     const desk = refundDesk({ checkpointKey: KEY });
     const small = await desk.agent.handle({ account: 'alice' }).generateNow();
-    const other = await desk.agent.handle({ account: 'mallory' }).generateNow();
+    // Another desk of the deployment (same bus, same key) pauses a refund to mallory.
+    const beside = refundDesk({ checkpointKey: KEY, bus: desk.runtime.bus });
+    const other = await beside.agent.handle({ account: 'mallory' }).generateNow();
     const moved = await desk.runtime.bus.checkpoints.load(other.generationId);
     await desk.runtime.bus.checkpoints.save(small.generationId, {
       checkpoint: moved?.checkpoint as Checkpoint,
       params: moved?.params,
     });
-    expect(await codeOf(desk.runtime.answer(small.generationId, { call_refund: true }))).toBe('bad_signature');
-    expect(desk.refunds).toEqual([]);
+    const listed = await desk.runtime.pending();
+    expect(listed.map((entry) => [entry.generationId, entry.requests[0]?.prompt])).toEqual([
+      [small.generationId, 'Refund $30 to alice?'],
+      [other.generationId, 'Refund $30 to mallory?'],
+    ]);
+    const done = await desk.runtime.answer(small.generationId, { call_refund: true });
+    expect(done.generationId).toBe(small.generationId);
+    expect(desk.refunds).toEqual([{ account: 'alice', amount: 30 }]);
+    expect((await desk.runtime.pending()).map((entry) => entry.generationId)).toEqual([other.generationId]);
   });
 
-  it('a stored record whose params were changed is refused when resumed by id', async () => {
+  it('a stored record whose params were changed is refused: the answer resumes the pause its log holds, for the params it started with', async () => {
     const desk = refundDesk({ checkpointKey: KEY });
     const paused = await desk.agent.handle({ account: 'alice' }).generateNow();
     const stored = await desk.runtime.bus.checkpoints.load(paused.generationId);
@@ -176,7 +185,23 @@ describe('signed by default', () => {
       checkpoint: stored?.checkpoint as Checkpoint,
       params: { account: 'mallory' },
     });
-    expect(await codeOf(desk.runtime.answer(paused.generationId, { call_refund: true }))).toBe('bad_signature');
+    expect((await desk.runtime.pending()).map((entry) => entry.requests[0]?.prompt)).toEqual(['Refund $30 to alice?']);
+    expect((await desk.runtime.answer(paused.generationId, { call_refund: true })).status).toBe('completed');
+    expect(desk.refunds).toEqual([{ account: 'alice', amount: 30 }]);
+  });
+
+  it('a record written under an id whose log holds no pause is refused: nothing to rebuild it from', async () => {
+    const desk = refundDesk({ checkpointKey: KEY });
+    const paused = await desk.agent.handle({ account: 'alice' }).generateNow();
+    const stored = await desk.runtime.bus.checkpoints.load(paused.generationId);
+    // A generation that never paused here: only a record someone wrote under its id.
+    const phantom = 'gen_00000000000000000000000000000001';
+    await desk.runtime.bus.checkpoints.save(phantom, {
+      checkpoint: { ...(stored?.checkpoint as Checkpoint), generation_id: phantom },
+      params: stored?.params,
+    });
+    expect(await codeOf(desk.runtime.answer(phantom, { call_refund: true }))).toBe('bad_signature');
+    expect((await desk.runtime.pending()).map((entry) => entry.generationId)).toEqual([paused.generationId]);
     expect(desk.refunds).toEqual([]);
   });
 });

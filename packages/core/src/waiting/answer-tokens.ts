@@ -13,6 +13,7 @@ import {
 } from '../trust/answer-token.js';
 import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
 import { notStored } from './not-stored.js';
+import { storedPause } from './stored-pause.js';
 
 /** How long an answer token lasts when `expiresIn` is not given (and the question does not end sooner). */
 export const DEFAULT_ANSWER_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -134,9 +135,10 @@ function tokenFor(keys: CheckpointKeys, checkpoint: Checkpoint, request: InputRe
   });
 }
 
-/** The generation's stored pause, once it verifies as this deployment's. */
+/** The generation's stored pause (or the one rebuilt from its log), once it verifies as this deployment's. */
 async function verifiedPause(runtime: Runtime, generationId: string): Promise<Checkpoint> {
-  const stored = await runtime.bus.checkpoints.load(generationId);
+  const found = await storedPause(runtime, generationId);
+  const stored = found.verified ?? found.stored;
   if (stored === undefined) throw await notStored(runtime.bus, generationId);
   if (stored.checkpoint?.generation_id !== generationId) {
     throw new ResumeError('not_found', `No paused generation ${generationId} is stored`);

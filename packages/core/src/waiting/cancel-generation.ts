@@ -3,11 +3,13 @@ import { canonicalCheckpoint } from '../checkpoint/checkpoint.js';
 import { verifyCheckpoint } from '../checkpoint/sign-checkpoint.js';
 import { claimCheckpoint } from '../claims/claim-target.js';
 import { recordFor } from '../claims/run-lease.js';
+import { signedClaims } from '../claims/signed-claims.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { eventIdOf } from '../generation/event-publisher.js';
 import { runKeyOf } from '../generation/resume-context.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { forgetWaiting } from './record-waiting.js';
+import { storedPause } from './stored-pause.js';
 
 /** The error code a cancelled run's `finished` step carries, which later claims read as `cancelled`. */
 export const CANCELLED_CODE = 'cancelled';
@@ -25,7 +27,9 @@ export async function cancelGeneration(runtime: Runtime, generationId: string, r
   }
   if (typeof reason !== 'string' || reason.trim() === '') throw new TypeError('cancel() needs a reason');
   const { bus } = runtime;
-  const stored = await bus.checkpoints.load(generationId);
+  // The stored checkpoint if it verifies, else the pause rebuilt from the generation's log.
+  const found = await storedPause(runtime, generationId);
+  const stored = found.verified ?? found.stored;
   if (stored === undefined || stored.checkpoint?.generation_id !== generationId) {
     throw new ResumeError('not_found', `No paused generation ${generationId} is stored`);
   }
@@ -37,11 +41,13 @@ export async function cancelGeneration(runtime: Runtime, generationId: string, r
   });
   const canonical =
     unsigned === undefined ? canonicalCheckpoint(checkpoint) : canonicalCheckpoint(checkpoint, unsigned);
-  const acquired = await claimCheckpoint(bus, checkpoint, { mode: 'in_process' });
+  const acquired = await claimCheckpoint(runtime, checkpoint, { mode: 'in_process' });
   if (acquired.outcome !== 'run') throw new Error('an in-process claim cannot find a stopped run of its own');
   const { lease } = acquired;
   const error = { name: 'Cancelled', message: reason, code: CANCELLED_CODE };
-  await bus.claims.write(generationId, lease.cursor, recordFor(lease, 'finished', { error }));
+  await signedClaims(runtime).write(generationId, lease.cursor, recordFor(lease, 'finished', { error }), {
+    keyId: lease.keyId,
+  });
   const run = runKeyOf(canonical);
   const event: GenerationEvent = {
     version: EVENT_VERSION,

@@ -1,11 +1,10 @@
-import type { PendingRecord, StoredCheckpoint } from '../bus/bus.js';
-import { parseCheckpoint } from '../checkpoint/parse-checkpoint.js';
-import { verifyCheckpoint } from '../checkpoint/sign-checkpoint.js';
+import type { PendingRecord } from '../bus/bus.js';
 import { pauseStanding } from '../claims/can-resume.js';
-import { ResumeError } from '../errors/resume-error.js';
+import { signedClaims } from '../claims/signed-claims.js';
 import { askedInputRequest } from '../input-request/asked-input-request.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { PendingFilter, PendingGeneration } from './pending-generation.js';
+import { storedPause } from './stored-pause.js';
 
 export type { PendingFilter, PendingGeneration } from './pending-generation.js';
 
@@ -14,8 +13,8 @@ export type { PendingFilter, PendingGeneration } from './pending-generation.js';
  * pending index only says which generations to look at (this deployment's: those whose checkpoint
  * was signed for the runtime's audience); what is listed is read from each one's stored checkpoint,
  * believed only once its signature verifies with its params and it names that generation and the
- * indexed slot, and confirmed against the claim log (answered, cancelled or claimed by its
- * deadline, it is not listed). A pause is left out once its deadline has passed, since an answer
+ * indexed slot (else rebuilt from the generation's log, `storedPause`), and confirmed against the
+ * claim log (answered, cancelled or claimed by its deadline, it is not listed). A pause is left out once its deadline has passed, since an answer
  * would be refused. So an index record a keyless client wrote, or one a crash left behind,
  * relabels nothing and lists nothing: the questions shown are the signed checkpoint's.
  */
@@ -31,9 +30,7 @@ export async function listPending(runtime: Runtime, filter: PendingFilter = {}):
     ...(filter.action !== undefined && { action: filter.action }),
     ...(audience !== undefined && { audience }),
   };
-  const listed = await Promise.all(
-    (await index.list(narrowed)).map((record) => verifiedPause(runtime, record, audience, now)),
-  );
+  const listed = await Promise.all((await index.list(narrowed)).map((record) => verifiedPause(runtime, record, now)));
   return listed
     .filter((pause): pause is PendingGeneration => pause !== undefined)
     .filter(
@@ -48,17 +45,18 @@ export async function listPending(runtime: Runtime, filter: PendingFilter = {}):
 async function verifiedPause(
   runtime: Runtime,
   record: PendingRecord,
-  audience: string | undefined,
   now: number,
 ): Promise<PendingGeneration | undefined> {
   const generationId = record.generation_id;
   if (typeof generationId !== 'string' || typeof record.claim_slot !== 'number') return undefined;
-  const stored = await runtime.bus.checkpoints.load(generationId);
-  if (!isVerified(runtime, stored, generationId, record.claim_slot, audience, now)) return undefined;
-  const { checkpoint } = stored;
+  // Answered, cancelled or claimed by its deadline (or an entry a crash left behind): no checkpoint to read.
+  if ((await pauseStanding(signedClaims(runtime), generationId, record.claim_slot)) !== 'waiting') return undefined;
+  // The stored checkpoint if it verifies for that slot, else the pause rebuilt from the generation's log.
+  const { verified } = await storedPause(runtime, generationId, { slot: record.claim_slot });
+  if (verified === undefined) return undefined;
+  const { checkpoint } = verified;
   const deadline = checkpoint.input_expires_at;
   if (deadline !== undefined && Date.parse(deadline) <= now) return undefined;
-  if ((await pauseStanding(runtime.bus.claims, generationId, checkpoint.claim_slot)) !== 'waiting') return undefined;
   const askedAt = new Date(record.asked_at);
   return {
     generationId,
@@ -69,27 +67,6 @@ async function verifiedPause(
     askedAt: Number.isNaN(askedAt.getTime()) ? new Date(0) : askedAt,
     expiresAt: deadline === undefined ? undefined : new Date(deadline),
   };
-}
-
-/** Whether a stored checkpoint is this runtime's, for this generation and slot, unexpired and signed as it says. */
-function isVerified(
-  runtime: Runtime,
-  stored: StoredCheckpoint | undefined,
-  generationId: string,
-  slot: number,
-  audience: string | undefined,
-  now: number,
-): stored is StoredCheckpoint {
-  const checkpoint = stored?.checkpoint;
-  if (checkpoint?.generation_id !== generationId || checkpoint.claim_slot !== slot) return false;
-  try {
-    parseCheckpoint(checkpoint);
-    verifyCheckpoint(checkpoint, runtime.keys, { params: stored?.params, audience, now });
-    return true;
-  } catch (error) {
-    if (ResumeError.isInstance(error)) return false;
-    throw error;
-  }
 }
 
 function checkFilter(filter: unknown): asserts filter is PendingFilter {

@@ -2,10 +2,12 @@ import type { AgentBase } from '../agent/agent-types.js';
 import type { InputTimer, Job, StoredCheckpoint } from '../bus/bus.js';
 import { withCheckpointDefaults } from '../checkpoint/checkpoint-defaults.js';
 import { pauseStanding } from '../claims/can-resume.js';
+import { signedClaims } from '../claims/signed-claims.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { GenerationRunner } from '../generation/generation.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { expiryJobId } from './expiry-job-id.js';
+import { storedPause } from './stored-pause.js';
 
 /**
  * Meets one pause's deadline in this process (the memory bus's runtime does): when the pause
@@ -63,7 +65,9 @@ async function duePause(
   timer: InputTimer,
   agents: readonly AgentBase[] | undefined,
 ): Promise<{ agent: AgentBase; stored: StoredCheckpoint } | undefined> {
-  const stored = await runtime.bus.checkpoints.load(timer.generation_id);
+  // The stored checkpoint if it verifies for the timer's slot, else the pause rebuilt from the log.
+  const found = await storedPause(runtime, timer.generation_id, { slot: slotOf(timer) });
+  const stored = found.verified ?? found.stored;
   const checkpoint = stored && withCheckpointDefaults(stored.checkpoint);
   if (
     stored === undefined ||
@@ -84,11 +88,11 @@ async function duePause(
 
 /** Whether the pause still waits, or its slot is held by the run its deadline's own job started. */
 async function deadlineOpen(runtime: Runtime, timer: InputTimer): Promise<boolean> {
-  const log = runtime.bus.claims;
+  const log = signedClaims(runtime);
   const slot = slotOf(timer);
   const standing = await pauseStanding(log, timer.generation_id, slot);
   if (standing !== 'claimed' || !runtime.bus.shared) return standing === 'waiting';
-  const claim = await log.read(timer.generation_id, slot);
+  const { record: claim } = await log.read(timer.generation_id, slot);
   return claim?.kind === 'claim' && claim.claimant === expiryJobId(timer.generation_id, slot);
 }
 

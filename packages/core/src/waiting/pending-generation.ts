@@ -1,4 +1,4 @@
-import type { AskedInputRequest } from '../input-request/asked-input-request.js';
+import type { AskedInputRequest } from '../input-request/input-request.js';
 
 /** What `runtime.pending()` narrows to: one agent, one action, or both. */
 export interface PendingFilter {

@@ -6,7 +6,7 @@ import type { Checkpoint } from '../checkpoint/checkpoint.js';
  * timer. Called once its checkpoint is stored, before the pause is announced, so whoever hears
  * the question finds it listed, and a deadline is never announced without its timer.
  */
-export async function recordWaiting(bus: Bus, checkpoint: Checkpoint): Promise<void> {
+export async function recordWaiting(bus: Bus, checkpoint: Checkpoint, askedAt = new Date()): Promise<void> {
   const slot = checkpoint.claim_slot as number;
   const base = { version: 1 as const, generation_id: checkpoint.generation_id, agent: checkpoint.agent };
   const deadline = checkpoint.input_expires_at;
@@ -16,7 +16,7 @@ export async function recordWaiting(bus: Bus, checkpoint: Checkpoint): Promise<v
       action: checkpoint.action_name,
       claim_slot: slot,
       input_requests: checkpoint.input_requests,
-      asked_at: new Date().toISOString(),
+      asked_at: askedAt.toISOString(),
       ...(deadline !== undefined && { input_expires_at: deadline }),
       ...(checkpoint.audience !== undefined && { audience: checkpoint.audience }),
     }),

@@ -5,6 +5,7 @@ import type {
   ModelResponse,
   ProviderAdapter,
   ProviderMessage,
+  RequestParameters,
   ToolCall,
   ToolResultMessage,
 } from '@interlude/core/provider';
@@ -62,6 +63,7 @@ export class AnthropicAdapter implements ProviderAdapter {
   readonly model: string;
   readonly maxContinuations = ANTHROPIC_MAX_CONTINUATIONS;
   readonly #client: AnthropicMessagesClient;
+  readonly requestParameters: RequestParameters;
   readonly #settings: AnthropicRequestSettings;
 
   constructor(options: AnthropicOptions) {
@@ -75,6 +77,7 @@ export class AnthropicAdapter implements ProviderAdapter {
       serverTools: options.serverTools ?? [],
       now: options.now ?? (() => new Date()),
     };
+    this.requestParameters = { maxTokens: this.#settings.maxTokens };
   }
 
   userMessages(text: string): ProviderMessage[] {

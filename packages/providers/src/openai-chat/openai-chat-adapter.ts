@@ -4,6 +4,7 @@ import type {
   ModelResponse,
   ProviderAdapter,
   ProviderMessage,
+  RequestParameters,
   ToolCall,
   ToolResultMessage,
 } from '@interlude/core/provider';
@@ -12,6 +13,7 @@ import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
+import { requestParameters } from '../shared/request-parameters.js';
 import { convertAssistantText, convertToolResults, convertUserText } from './convert-to-openai-chat-messages.js';
 import { mapOpenAIError, OPENAI_CHAT_LABEL, OPENAI_CHAT_PROVIDER } from './openai-chat-error.js';
 import { buildOpenAIChatRequest, type OpenAIChatSettings } from './openai-chat-request.js';
@@ -34,12 +36,17 @@ export class OpenAIChatAdapter implements ProviderAdapter {
   readonly provider = OPENAI_CHAT_PROVIDER;
   readonly model: string;
   readonly client: OpenAI;
+  readonly requestParameters: RequestParameters;
   private readonly settings: OpenAIChatSettings;
 
   constructor(options: OpenAIChatOptions) {
     const { model, apiKey, baseURL, client, maxRetries, ...settings } = options;
     this.model = model;
     this.settings = settings;
+    this.requestParameters = requestParameters({
+      maxTokens: settings.maxCompletionTokens,
+      temperature: settings.temperature,
+    });
     this.client = createOpenAIClient({ apiKey, baseURL, client, maxRetries });
   }
 

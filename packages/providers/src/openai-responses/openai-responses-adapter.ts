@@ -4,6 +4,7 @@ import type {
   ModelResponse,
   ProviderAdapter,
   ProviderMessage,
+  RequestParameters,
   ToolCall,
   ToolResultMessage,
 } from '@interlude/core/provider';
@@ -13,6 +14,7 @@ import type {
   ResponseCreateParamsStreaming,
 } from 'openai/resources/responses/responses';
 import { createOpenAIClient, type OpenAIClientOptions } from '../openai-chat/openai-client.js';
+import { requestParameters } from '../shared/request-parameters.js';
 import { convertAssistantText, convertToolResults, convertUserText } from './convert-to-openai-responses-input.js';
 import { mapOpenAIResponsesError, OPENAI_RESPONSES_PROVIDER } from './openai-responses-error.js';
 import { buildOpenAIResponsesRequest, type OpenAIResponsesSettings } from './openai-responses-request.js';
@@ -35,12 +37,17 @@ export class OpenAIResponsesAdapter implements ProviderAdapter {
   readonly provider = OPENAI_RESPONSES_PROVIDER;
   readonly model: string;
   readonly client: OpenAI;
+  readonly requestParameters: RequestParameters;
   private readonly settings: OpenAIResponsesSettings;
 
   constructor(options: OpenAIResponsesOptions) {
     const { model, apiKey, baseURL, client, maxRetries, ...settings } = options;
     this.model = model;
     this.settings = settings;
+    this.requestParameters = requestParameters({
+      maxTokens: settings.maxOutputTokens,
+      temperature: settings.temperature,
+    });
     this.client = createOpenAIClient({ apiKey, baseURL, client, maxRetries });
   }
 

@@ -41,9 +41,9 @@ export interface WireServer {
 /**
  * A local HTTP server that speaks the providers' wire formats from scripted or recorded replies,
  * so adapters are tested through the official SDKs exactly as users run them, never by mocking
- * the SDK. Listens on a free loopback port.
+ * the SDK. Listens on loopback, on `port` (default: a free one).
  */
-export async function createWireServer(): Promise<WireServer> {
+export async function createWireServer(options: { port?: number } = {}): Promise<WireServer> {
   const queues = new Map<string, WireResponder[]>();
   const fallbacks = new Map<string, WireResponder>();
   const requests: RecordedRequest[] = [];
@@ -74,7 +74,7 @@ export async function createWireServer(): Promise<WireServer> {
     await send(reply, response);
   }
 
-  server.listen(0, '127.0.0.1');
+  server.listen(options.port ?? 0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
 

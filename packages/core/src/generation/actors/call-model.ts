@@ -30,15 +30,23 @@ export async function callModel(scope: RunScope, context: GenerationContext): Pr
   }
   const { prompt } = options;
   const adapter = options.agent.provider;
+  const modelRequest = buildModelRequest(context, prompt, scope.toolSpecs);
   const span = scope.trace?.startModelCall({
     provider: adapter.provider,
     service: adapter.service,
     model: adapter.model,
+    stream: options.stream !== undefined,
+    parameters: adapter.requestParameters,
+    content: () => ({
+      instructions: modelRequest.instructions && scrubber.text(modelRequest.instructions),
+      messages: scrubber.value(modelRequest.messages),
+      tools: modelRequest.tools,
+    }),
   });
   const abort = forwardAbort(scope.signal);
   try {
     const request = {
-      ...buildModelRequest(context, prompt, scope.toolSpecs),
+      ...modelRequest,
       executeTool: (call: ToolCall) =>
         executeOutsideLoop(call, {
           prompt,
@@ -68,6 +76,7 @@ export async function callModel(scope: RunScope, context: GenerationContext): Pr
       ...(response.responseId !== undefined && { responseId: response.responseId }),
       ...(response.responseModel !== undefined && { responseModel: response.responseModel }),
       ...(response.usage !== undefined && { usage: response.usage }),
+      output: () => scrubber.value(response.messages),
     });
     return response;
   } catch (error) {

@@ -73,7 +73,13 @@ export function publishTransition(
       break;
   }
   const heard = name === 'resumed' ? answersHeard(scope, context, answers) : answers;
-  const data = eventData(name, context, { traceparent, expiresAt, claimSlot, ...(heard && { answers: heard }) });
+  const data = eventData(name, context, {
+    traceparent,
+    expiresAt,
+    claimSlot,
+    ...(name === 'started' && { params: options.params }),
+    ...(heard && { answers: heard }),
+  });
   scope.publisher.emit(name, data, before);
 }
 

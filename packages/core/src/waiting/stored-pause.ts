@@ -1,0 +1,60 @@
+import type { StoredCheckpoint } from '../bus/bus.js';
+import { parseCheckpoint } from '../checkpoint/parse-checkpoint.js';
+import { rebuildCheckpoint } from '../checkpoint/rebuild-checkpoint.js';
+import { verifyCheckpoint } from '../checkpoint/sign-checkpoint.js';
+import { ResumeError } from '../errors/resume-error.js';
+import type { Runtime } from '../runtime/runtime.js';
+
+/**
+ * The latest pause of a generation, for a resume by id, a cancel, a deadline or the pending view.
+ * The checkpoint store's record is a view of the generation's log: it is used when it verifies
+ * (signed by this runtime's keys for its params, in this deployment, unexpired, of this generation
+ * and, when `slot` is given, of that slot). When it is missing or does not (another generation's
+ * record moved under this key, a record a client without the key wrote, an older pause stored
+ * again), the pause is rebuilt from the generation's own log (`rebuildCheckpoint` over
+ * `bus.events()`, which keeps only events signed with the runtime's keys, with the params its
+ * `started` event carries) and used if that verifies. Nothing is written back: a reader storing a
+ * pause could put an older one over a newer one a resume stored meanwhile. `verified` is the pause
+ * to use, if any; `stored` the record as read, for a caller to say why it refuses one.
+ */
+export async function storedPause(
+  runtime: Runtime,
+  generationId: string,
+  options: { slot?: number } = {},
+): Promise<{ verified: StoredCheckpoint | undefined; stored: StoredCheckpoint | undefined }> {
+  const stored = await runtime.bus.checkpoints.load(generationId);
+  const audience = await runtime.audience();
+  const now = Date.now();
+  if (stored !== undefined && verifies(runtime, stored, generationId, options.slot, audience, now)) {
+    return { verified: stored, stored };
+  }
+  const events = await runtime.bus.events(generationId);
+  const started = events.find((event) => event.event === 'started');
+  const checkpoint = rebuildCheckpoint(events, { checkpointKey: runtime.keys, audience });
+  if (checkpoint === undefined || started?.event !== 'started') return { verified: undefined, stored };
+  const rebuilt = { checkpoint, params: started.data.params, revision: stored?.revision ?? 0 };
+  const ok = verifies(runtime, rebuilt, generationId, options.slot, audience, now);
+  return { verified: ok ? rebuilt : undefined, stored };
+}
+
+/** Whether a stored pause is this runtime's, for this generation (and slot), unexpired and signed as it says. */
+export function verifies(
+  runtime: Runtime,
+  stored: StoredCheckpoint,
+  generationId: string,
+  slot: number | undefined,
+  audience: string | undefined,
+  now: number,
+): boolean {
+  const { checkpoint } = stored;
+  if (checkpoint?.generation_id !== generationId) return false;
+  if (slot !== undefined && checkpoint.claim_slot !== slot) return false;
+  try {
+    parseCheckpoint(checkpoint);
+    verifyCheckpoint(checkpoint, runtime.keys, { params: stored.params, audience, now });
+    return true;
+  } catch (error) {
+    if (ResumeError.isInstance(error)) return false;
+    throw error;
+  }
+}
