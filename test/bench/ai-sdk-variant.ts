@@ -42,10 +42,7 @@ export function aiSdkVariant(
   { streamed = false, fresh = false }: { streamed?: boolean; fresh?: boolean } = {},
 ): CycleVariant {
   const work = createRefundWork();
-  const build = () => ({
-    model: createOpenAI({ baseURL, apiKey: 'bench' }).chat('gpt-4.1-bench'),
-    tools: refundTools(work),
-  });
+  const build = () => buildAiSdkRefund(baseURL, work);
   const builtOnce = build();
   // Fresh: a provider and tools built for the pause and again for the resume, as two processes would.
   const settingsFor = () => {
@@ -96,6 +93,11 @@ export function aiSdkVariant(
     async close() {},
   };
   return variant;
+}
+
+/** What a process builds to run the refund scenario on the AI SDK: the provider's model and the tools. */
+export function buildAiSdkRefund(baseURL: string, work: RefundWork) {
+  return { model: createOpenAI({ baseURL, apiKey: 'bench' }).chat('gpt-4.1-bench'), tools: refundTools(work) };
 }
 
 /** The refund tools as the AI SDK documents them: `issue_refund` waits for an approval. */

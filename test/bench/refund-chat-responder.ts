@@ -1,5 +1,11 @@
-import type { RecordedRequest, WireReply } from '@interlude/providers/testing';
-import { type ChatCompletionBody, streamedCompletion } from './refund-chat-chunks.js';
+import {
+  type ChatCompletionBody,
+  openaiChatCompletion,
+  openaiChatReply,
+  openaiChatToolCall,
+  type RecordedRequest,
+  type WireReply,
+} from '@interlude/providers/testing';
 
 /** The ticket message the refund agents send; `lookups` extra model turns come before the refund. */
 export function ticketMessage(ticketId: number, lookups = 0): string {
@@ -18,8 +24,6 @@ interface ChatMessage {
 
 interface ChatRequestBody {
   messages?: ChatMessage[];
-  stream?: boolean;
-  stream_options?: { include_usage?: boolean };
 }
 
 /**
@@ -31,9 +35,7 @@ interface ChatRequestBody {
  */
 export function answerRefundChat(request: RecordedRequest): WireReply {
   const body = (request.body ?? {}) as ChatRequestBody;
-  const completion = answerOf(body.messages ?? []);
-  if (body.stream !== true) return { json: completion };
-  return { sse: streamedCompletion(completion, body.stream_options?.include_usage === true), done: true };
+  return openaiChatReply(answerOf(body.messages ?? []), request.body);
 }
 
 function answerOf(messages: readonly ChatMessage[]): ChatCompletionBody {
@@ -58,16 +60,9 @@ function answerOf(messages: readonly ChatMessage[]): ChatCompletionBody {
 }
 
 function functionCall(id: string, name: string, input: unknown) {
-  return { id, type: 'function', function: { name, arguments: JSON.stringify(input) } };
+  return openaiChatToolCall({ id, name, input });
 }
 
 function completion(message: ChatCompletionBody['choices'][number]['message'], finishReason = 'tool_calls') {
-  return {
-    id: 'chatcmpl-bench',
-    object: 'chat.completion',
-    created: 1_764_450_000,
-    model: 'gpt-4.1-bench',
-    choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finishReason, logprobs: null }],
-    usage: { prompt_tokens: 180, completion_tokens: 40, total_tokens: 220 },
-  };
+  return openaiChatCompletion(message, finishReason, { id: 'chatcmpl-bench', model: 'gpt-4.1-bench' });
 }

@@ -1,8 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { natsBus, WORKER_METRICS } from '@interlude/bus';
 import { createRuntime } from '@interlude/core';
 import type { AgentBase } from '@interlude/core/internal';
@@ -29,8 +30,13 @@ import { entryTargets, reachableFiles } from './reachable-files.js';
 /** What a package ships beside `dist/`, `README.md`, `LICENSE` and `package.json`, and why. */
 const OTHER_SHIPPED_FILES: Record<string, string[]> = {
   // The nats-server roles its README links to and tells operators to include.
-  bus: ['nats/interlude-roles.conf'],
+  bus: ['nats/interlude-roles.conf', 'asyncapi.json'],
 };
+
+/** An export that maps to a data file (the wire contract), not to code: imported with a JSON import attribute. */
+function isDataExport(target: unknown): target is string {
+  return typeof target === 'string' && target.endsWith('.json') && target !== './package.json';
+}
 
 /** Entry points whose imports need an optional peer: checked in a second application that installs it. */
 const NEEDS_OPTIONAL_PEERS: Record<string, string[]> = {
@@ -38,6 +44,8 @@ const NEEDS_OPTIONAL_PEERS: Record<string, string[]> = {
   '@interlude/bus/postgres': ['pg@8.23.1', '@types/pg@8.23.1'],
   '@interlude/telemetry/testing': ['@opentelemetry/api@1.9.1', '@opentelemetry/sdk-trace-base@2.12.1'],
 };
+
+const runFile = promisify(execFile);
 
 const TOOLCHAIN = ['typescript@5.9.3', '@types/node@20.19.43'];
 
@@ -76,7 +84,7 @@ function importEveryEntryPoint(specifiers: string[]): string {
 
 function entryPoints(manifest: PackedManifest): string[] {
   return Object.keys(manifest.exports)
-    .filter((subpath) => subpath !== './package.json')
+    .filter((subpath) => subpath !== './package.json' && !isDataExport(manifest.exports[subpath]))
     .map((subpath) => (subpath === '.' ? manifest.name : `${manifest.name}${subpath.slice(1)}`));
 }
 
@@ -166,6 +174,10 @@ describe('the packed tarballs', () => {
       expect(manifest.engines?.['node']).toBe('>=20.19');
       for (const [subpath, target] of Object.entries(manifest.exports)) {
         if (subpath === './package.json') continue;
+        if (isDataExport(target)) {
+          expect(OTHER_SHIPPED_FILES[name], subpath).toContain(target.slice(2));
+          continue;
+        }
         expect(target, subpath).toEqual({
           types: expect.stringMatching(/^\.\/dist\/.+\.d\.ts$/),
           import: expect.stringMatching(/^\.\/dist\/.+\.js$/),
@@ -227,6 +239,19 @@ describe('an application that installed the tarballs with npm', () => {
         Object.keys(NEEDS_OPTIONAL_PEERS).length,
     );
     for (const [specifier, count] of counts) expect(Number(count), specifier).toBeGreaterThan(0);
+  });
+
+  it('imports the wire contract with plain node, as JSON: an AsyncAPI 3.0 document', async () => {
+    const { stdout } = await runFile(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "import contract from '@interlude/bus/asyncapi.json' with { type: 'json' }; console.log(contract.asyncapi, Object.keys(contract.channels).length > 0);",
+      ],
+      { cwd: application.directory },
+    );
+    expect(stdout.trim()).toBe('3.0.0 true');
   });
 
   it('runs the README example with plain node: it pauses on the refund, resumes from the JSON checkpoint, and refunds once', async () => {

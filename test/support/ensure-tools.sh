@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system tools the test suite drives for real: Debian's nats-server (JetStream tests),
 # chromium (the demo's browser test) and postgresql (the test run starts a private cluster of its
-# own with initdb, unless INTERLUDE_POSTGRES_URL names a database). Runs before `pnpm test`; does
+# own with initdb, unless INTERLUDE_POSTGRES_URL names a database), and python3 (the gateway's
+# standard-library client). Runs before `pnpm test`; does
 # nothing when all of them exist. It never starts or configures the machine's own PostgreSQL.
 set -euo pipefail
 
@@ -16,6 +17,7 @@ has_postgres_binaries() {
 missing=()
 command -v nats-server >/dev/null 2>&1 || missing+=(nats-server)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
 if [ -z "${INTERLUDE_POSTGRES_URL:-}" ] && ! has_postgres_binaries; then missing+=(postgresql); fi
 
 sudo_cmd=""
@@ -27,6 +29,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
   command -v nats-server >/dev/null 2>&1 || { echo "could not install nats-server" >&2; exit 1; }
   command -v chromium >/dev/null 2>&1 || { echo "could not install chromium" >&2; exit 1; }
+  command -v python3 >/dev/null 2>&1 || { echo "could not install python3" >&2; exit 1; }
   if [ -z "${INTERLUDE_POSTGRES_URL:-}" ] && ! has_postgres_binaries; then
     echo "could not install postgresql (initdb and postgres not found)" >&2
     exit 1

@@ -105,3 +105,4 @@ export {
   DEFAULT_ANSWER_TOKEN_TTL_MS,
 } from './waiting/answer-tokens.js';
 export { expiryJobFor, meetDeadline } from './waiting/meet-deadline.js';
+export { storedPause } from './waiting/stored-pause.js';

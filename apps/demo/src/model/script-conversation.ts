@@ -1,7 +1,7 @@
-import { type AnthropicConversation, readAnthropicConversation } from '@interlude/providers/testing';
+import { readAnthropicConversation, type ScriptedConversation } from '@interlude/providers/testing';
 
 /** What a demo story reads of a request: the conversation, and the ticket it is about. */
-export interface ScriptConversation extends AnthropicConversation {
+export interface ScriptConversation extends ScriptedConversation {
   ticketId: number | undefined;
 }
 

@@ -28,16 +28,22 @@ export type BindableClaimLog = ClaimLog & {
  * since both already share the bus.
  */
 export function createBindableClaimLog(): BindableClaimLog {
-  let log = createMemoryClaimLog();
+  // The bus's own log is made only if it is used before a runtime binds one (a bus per runtime
+  // would otherwise build a log for nothing each time).
+  let log: MemoryClaimLog | undefined;
   let bound = false;
   let written = false;
+  const current = () => {
+    log ??= createMemoryClaimLog();
+    return log;
+  };
   return {
     write(generationId, slot, record) {
       written = true;
-      return log.write(generationId, slot, record);
+      return current().write(generationId, slot, record);
     },
-    read: (generationId, slot) => log.read(generationId, slot),
-    compact: (generationId) => log.compact(generationId),
+    read: (generationId, slot) => current().read(generationId, slot),
+    compact: (generationId) => current().compact(generationId),
     useKeys(keys) {
       if (bound || written) return;
       bound = true;

@@ -46,7 +46,22 @@ export function keyIdOf(key: string): string {
  * an empty list, a key shorter than 16 characters or two keys with the same id.
  */
 export function createCheckpointKeys(value: string | readonly string[]): CheckpointKeys {
-  const secrets = typeof value === 'string' ? [value] : [...value];
+  const cacheKey = typeof value === 'string' ? value : JSON.stringify(value);
+  const made = keysBySecrets.get(cacheKey);
+  if (made !== undefined) return made;
+  const keys = makeCheckpointKeys(typeof value === 'string' ? [value] : [...value]);
+  // A process builds a runtime per request or per job with the same key: its ids and buffers are
+  // derived once. Bounded, for a process that is handed many keys.
+  if (keysBySecrets.size >= KEYS_CACHED) keysBySecrets.delete(keysBySecrets.keys().next().value as string);
+  keysBySecrets.set(cacheKey, keys);
+  return keys;
+}
+
+/** Keys made from the same secrets, by those secrets (a string, or the JSON of a list). */
+const keysBySecrets = new Map<string, CheckpointKeys>();
+const KEYS_CACHED = 16;
+
+function makeCheckpointKeys(secrets: string[]): CheckpointKeys {
   if (secrets.length === 0) throw new TypeError('checkpointKey needs at least one key');
   const byId = new Map<string, Buffer>();
   for (const secret of secrets) {
@@ -82,7 +97,8 @@ export function createCheckpointKeys(value: string | readonly string[]): Checkpo
       return keys.verify(purpose, data, keyId, tagged.slice(dot + 1)) ? 'valid' : 'invalid';
     },
   };
-  return keys;
+  // Shared by every runtime built with the same secrets: none may change it for the others.
+  return Object.freeze(keys);
 }
 
 /**

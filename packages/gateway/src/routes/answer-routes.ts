@@ -1,5 +1,5 @@
 import { ResumeError, type Runtime } from '@interlude/core';
-import { authorizeAnswers, checkpointStanding } from '@interlude/core/internal';
+import { authorizeAnswers, checkpointStanding, storedPause } from '@interlude/core/internal';
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { requireScope } from '../credentials.js';
@@ -30,7 +30,8 @@ export function addAnswerRoutes(app: Hono<GatewayEnv>, runtime: Runtime, routing
     if (credential.kind === 'tokens') {
       await authorizeAnswers(runtime, id, answers, [...credential.tokens, ...(body.answer_tokens ?? [])]);
     }
-    const stored = await runtime.bus.checkpoints.load(id);
+    // The pause as a resume reads it; without one, the resume below says why (not_found, expired…).
+    const stored = (await storedPause(runtime, id)).verified;
     if (stored !== undefined) await refuseUnlessWaiting(runtime, stored.checkpoint);
     const secret = stored?.checkpoint.input_requests.some(
       (request) =>

@@ -21,7 +21,32 @@ export interface OpenAIClientOptions {
  */
 export function createOpenAIClient(options: Omit<OpenAIClientOptions, 'model'>): OpenAI {
   if (options.client !== undefined) return options.client;
+  const { env } = process;
+  const maxRetries = options.maxRetries ?? 2;
+  // What the SDK would read from the environment is part of the key, so a changed variable makes a new client.
+  const key = [
+    options.apiKey ?? env['OPENAI_API_KEY'],
+    options.baseURL ?? env['OPENAI_BASE_URL'],
+    maxRetries,
+    env['OPENAI_ORG_ID'],
+    env['OPENAI_PROJECT_ID'],
+    env['OPENAI_WEBHOOK_SECRET'],
+    env['OPENAI_LOG'],
+  ].join('\n');
+  const made = clients.get(key);
+  if (made !== undefined) return made;
   // One literal shape (the SDK reads an undefined key as absent): the SDK spreads its options,
   // and an object assembled from conditional spreads made building a client 40 % slower.
-  return new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: options.maxRetries ?? 2 });
+  const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries });
+  if (clients.size >= CLIENTS_CACHED) clients.delete(clients.keys().next().value as string);
+  clients.set(key, client);
+  return client;
 }
+
+/**
+ * SDK clients built from the same options, shared by every adapter of the process: a client holds
+ * no per-request state, and building one (its resources, its environment reads) was most of what
+ * `openaiChat()` cost. Bounded, for a process that is handed many keys.
+ */
+const clients = new Map<string, OpenAI>();
+const CLIENTS_CACHED = 16;

@@ -7,12 +7,12 @@ interface WireMessage {
 }
 
 /**
- * What a scripted model needs to know about one Messages request: the current user turn, the
- * tools offered, and the tool results since that turn. Earlier turns (a conversation a context
+ * What a scripted model needs to know about one request, Messages or Chat Completions: the current
+ * user turn, the tools offered, and the tool results since that turn. Earlier turns (a conversation a context
  * store replays) are left out, so a script answers each generation from its own start, whichever
  * process sent the request.
  */
-export interface AnthropicConversation {
+export interface ScriptedConversation {
   /** The text of the current user turn. */
   userText: string;
   toolNames: string[];
@@ -22,8 +22,8 @@ export interface AnthropicConversation {
   results: Map<string, string>;
 }
 
-/** Reads a Messages request body (`system`, `messages`, `tools`) into an `AnthropicConversation`. */
-export function readAnthropicConversation(body: unknown): AnthropicConversation {
+/** Reads a Messages request body (`system`, `messages`, `tools`) into an `ScriptedConversation`. */
+export function readAnthropicConversation(body: unknown): ScriptedConversation {
   const request = (body ?? {}) as { messages?: WireMessage[]; tools?: Array<{ name: string }> };
   const messages = request.messages ?? [];
   const start = lastUserTurn(messages);

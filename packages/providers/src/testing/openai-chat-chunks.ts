@@ -1,14 +1,18 @@
-/** A non-streamed chat completion as the refund responder writes it. */
+/** A non-streamed Chat Completions response (`chat.completion`) with one choice, as scripted models write it. */
 export interface ChatCompletionBody {
   id: string;
+  object: string;
   created: number;
   model: string;
   choices: {
+    index: number;
     message: {
+      role?: string;
       content: string | null;
       tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
     };
     finish_reason: string;
+    logprobs: null;
   }[];
   usage: Record<string, number>;
 }
