@@ -2,7 +2,8 @@ import type { ModelResponse, ModelStreamPart } from '@interlude/core/provider';
 import { createToolCallIds } from '../shared/tool-call-ids.js';
 import { createAssistantMessage, type StoredChatToolCall } from './convert-to-openai-chat-messages.js';
 import { mapOpenAIChatFinishReason } from './map-openai-chat-finish-reason.js';
-import { type OpenAIChatUsage, openaiChatChunkSchema } from './openai-chat-api.js';
+import { type OpenAIChatChunk, type OpenAIChatUsage, openaiChatChunkSchema } from './openai-chat-api.js';
+import { isCommonChunk } from './openai-chat-chunk-check.js';
 import {
   abortedError,
   invalidResponseError,
@@ -51,11 +52,7 @@ export async function readOpenAIChatStream(
 
   try {
     for await (const raw of chunks) {
-      const parsed = openaiChatChunkSchema.safeParse(raw);
-      if (!parsed.success) {
-        throw invalidResponseError(OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL, `bad chunk: ${parsed.error.message}`);
-      }
-      const chunk = parsed.data;
+      const chunk = isCommonChunk(raw) ? raw : parseChunk(raw);
       // The first chunk that names them: Azure's model router opens with `"id": ""` and `"model": ""`.
       if (!responseId && chunk.id) responseId = chunk.id;
       if (!responseModel && chunk.model) responseModel = chunk.model;
@@ -106,6 +103,15 @@ export async function readOpenAIChatStream(
     ...(responseId !== undefined ? { responseId } : {}),
     ...(responseModel !== undefined ? { responseModel } : {}),
   };
+}
+
+/** A chunk of another shape (the usage, reasoning objects), or a malformed one, through the schema. */
+function parseChunk(raw: unknown): OpenAIChatChunk {
+  const parsed = openaiChatChunkSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw invalidResponseError(OPENAI_CHAT_PROVIDER, OPENAI_CHAT_LABEL, `bad chunk: ${parsed.error.message}`);
+  }
+  return parsed.data;
 }
 
 /**
