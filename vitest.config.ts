@@ -15,7 +15,7 @@ const SERVER_TESTS = [
   'packages/bus/src/job-consumer-loop.test.ts',
   'packages/bus/src/nats-bus.test.ts',
   'packages/bus/src/nats-job-queue.test.ts',
-  'packages/bus/src/sweep-acknowledged-jobs.test.ts',
+  'packages/bus/src/server-2.9/sweep-acknowledged-jobs.test.ts',
   'packages/bus/src/worker-stop.test.ts',
   'test/bus/**/*.test.ts',
   'test/contract/contract-on-the-wire.test.ts',
