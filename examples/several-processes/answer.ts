@@ -15,7 +15,7 @@ if (paused === undefined) {
   process.exit(1);
 }
 const answers: Record<string, unknown> = {};
-for (const request of paused.requests) answers[request.toolCallId] = request.kind === 'secret' ? pin : true;
+for (const request of paused.inputRequests) answers[request.toolCallId] = request.kind === 'secret' ? pin : true;
 // A secret answer is resumed with `runtime.answer()`, in the process that holds it: a job would
 // store it on the bus, so `runtime.answerLater()` refuses it (`secret_in_job`).
 const response = await runtime.answer(generationId, answers);

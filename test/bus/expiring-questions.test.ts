@@ -137,7 +137,7 @@ describe('runtime.pending() on NATS', () => {
     const third = localRuntime(name);
     const [only] = await third.runtime.pending({ agent: name });
     expect(only?.generationId).toBe(open);
-    expect(only?.requests.map((request) => [request.toolCallId, request.prompt])).toEqual([
+    expect(only?.inputRequests.map((request) => [request.toolCallId, request.prompt])).toEqual([
       ['call_refund', 'Refund $30 on order 42?'],
     ]);
   }, 30_000);

@@ -62,10 +62,10 @@ describe('a question three levels down, across processes on NATS', () => {
     runtimes.push(runtime);
     defineNestedTree(runtime, { prefix, sideEffectsFile });
     const listed = await runtime.pending({ agent: `${prefix}-triage` });
-    expect(listed.map((entry) => [entry.generationId, entry.requests.map((request) => request.toolCallId)])).toEqual([
-      [asked.generationId, [DEEP_QUESTION]],
-    ]);
-    expect(listed[0]?.requests[0]?.path?.map((step) => step.agent)).toEqual([
+    expect(
+      listed.map((entry) => [entry.generationId, entry.inputRequests.map((request) => request.toolCallId)]),
+    ).toEqual([[asked.generationId, [DEEP_QUESTION]]]);
+    expect(listed[0]?.inputRequests[0]?.path?.map((step) => step.agent)).toEqual([
       `${prefix}-refunds`,
       `${prefix}-payments`,
     ]);

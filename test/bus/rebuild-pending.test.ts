@@ -36,7 +36,7 @@ async function threePauses(runtime: Runtime, refunds: Refund[]) {
 }
 
 const listing = async (runtime: Runtime) =>
-  (await runtime.pending()).map((entry) => [entry.generationId, entry.requests.map((request) => request.prompt)]);
+  (await runtime.pending()).map((entry) => [entry.generationId, entry.inputRequests.map((request) => request.prompt)]);
 
 describe('the pending index is rebuilt from the logs', () => {
   it('NATS: the interlude_pending bucket deleted, a new process lists nothing until rebuildPending(), then exactly what waits', async () => {

@@ -14,7 +14,7 @@ import {
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJetStreamRequests } from '../../packages/bus/src/jetstream-requests.js';
-import { sweepAcknowledgedJobs } from '../../packages/bus/src/sweep-acknowledged-jobs.js';
+import { sweepAcknowledgedJobs } from '../../packages/bus/src/server-2.9/sweep-acknowledged-jobs.js';
 import { freePort } from '../support/bus-raw-log.js';
 import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
 

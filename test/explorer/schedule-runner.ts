@@ -154,7 +154,7 @@ export async function runSchedule(
   /** What the person answers: what `pending()` shows, else (a stale link) the latest question by id. */
   const answersFor = async (target: Tracked) => {
     const listed = (await world.runtime.pending()).find((entry) => entry.generationId === target.id);
-    if (listed !== undefined) return decide(target.id, listed.requests);
+    if (listed !== undefined) return decide(target.id, listed.inputRequests);
     const asked = (await world.runtime.bus.events(target.id)).filter((event) => event.event === 'input_requested');
     return { [`call_pay_${Math.max(1, asked.length)}`]: !target.params.variant.dangerous };
   };
@@ -379,7 +379,7 @@ export async function runSchedule(
     for (const entry of await read(() => runtime.pending())) {
       const tracked = byId.get(entry.generationId);
       if (tracked === undefined) continue;
-      const answers = await decide(tracked.id, entry.requests);
+      const answers = await decide(tracked.id, entry.inputRequests);
       await runtime.answer(tracked.id, answers).then(
         (response: GenerationResponse) => response,
         async (error: unknown) => {

@@ -81,7 +81,7 @@ describe('a worker killed while meeting a deadline (inside the tool the expiry a
     // Listed, answerable, and what the refund question's expiry decided was not lost.
     const listed = await runtime.pending({ agent: name });
     expect(listed.map((entry) => entry.generationId)).toEqual([generationId]);
-    expect(listed[0]?.requests.map((request) => request.toolCallId)).toEqual(['call_refund']);
+    expect(listed[0]?.inputRequests.map((request) => request.toolCallId)).toEqual(['call_refund']);
     await runtime.answer(generationId, { call_refund: false });
     const last = (await runtime.bus.events(generationId)).at(-1);
     expect(last?.event).toBe('completed');

@@ -114,7 +114,7 @@ describe('a job holder whose lease lapsed (SIGSTOP past the ack wait inside a to
     expect(epochOf(question as GenerationEvent)).toBeGreaterThanOrEqual(2);
     const listed = await runtime.pending({ agent: name });
     expect(listed.map((entry) => entry.generationId)).toEqual([generationId]);
-    expect(listed[0]?.requests.map((request) => request.metadata?.['outcome_unknown'])).toEqual([true]);
+    expect(listed[0]?.inputRequests.map((request) => request.metadata?.['outcome_unknown'])).toEqual([true]);
     const stored = await runtime.bus.checkpoints.load(generationId);
     expect(stored?.checkpoint.input_requests.map((request) => request.tool_call_id)).toEqual(['call_refund']);
     // The refund body ran once, in the stalled worker, after it woke.

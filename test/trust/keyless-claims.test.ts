@@ -191,7 +191,7 @@ describe('claim records a client without the key writes change no outcome', () =
           })
           .toEqual([generationId]);
         const [listed] = await runtime.pending({ agent: 'ahead' });
-        prompts.push(String(listed?.requests[0]?.prompt));
+        prompts.push(String(listed?.inputRequests[0]?.prompt));
         const outcomes = await Promise.all([
           refusal(runtime.answer(generationId, { call_refund: true })),
           refusal(runtime.answer(generationId, { call_refund: true })),

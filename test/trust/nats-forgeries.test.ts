@@ -100,7 +100,7 @@ describe('nothing a client without the key publishes on NATS is trusted', () => 
     const listed = async () =>
       (await runtime.pending())
         .filter((entry) => entry.generationId === paused.generationId)
-        .map((entry) => entry.requests.map((request) => request.prompt));
+        .map((entry) => entry.inputRequests.map((request) => request.prompt));
     const key = `$KV.interlude_checkpoints.${paused.generationId}`;
     const edited = JSON.parse(JSON.stringify(paused.checkpoint).replaceAll('"amount":30', '"amount":30000'));
     await forge(key, { version: 1, checkpoint: edited, params: { account: 'mallory' } });

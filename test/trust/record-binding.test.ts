@@ -52,7 +52,7 @@ describe('a keyless client writing to the pending index relabels nothing (codec 
     const runtime = runtimeOn();
     const desk = defineTrustDesk(runtime, refunds);
     const paused = await desk.refund({ account: 'mallory-offshore' }).generateNow();
-    expect((await runtime.pending()).map((pause) => pause.requests[0]?.prompt)).toContain(
+    expect((await runtime.pending()).map((pause) => pause.inputRequests[0]?.prompt)).toContain(
       'Refund $30 to mallory-offshore?',
     );
 
@@ -77,7 +77,7 @@ describe('a keyless client writing to the pending index relabels nothing (codec 
     const listed = (await runtime.pending()).filter((pause) =>
       [paused.generationId, 'gen_never_paused'].includes(pause.generationId),
     );
-    expect(listed.map((pause) => [pause.generationId, pause.requests.map((request) => request.prompt)])).toEqual([
+    expect(listed.map((pause) => [pause.generationId, pause.inputRequests.map((request) => request.prompt)])).toEqual([
       [paused.generationId, ['Refund $30 to mallory-offshore?']],
     ]);
   });

@@ -15,8 +15,8 @@ import { runJobConsumer } from './job-consumer-loop.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { readSubject } from './read-subject.js';
 import { type RetryOptions, retryTransient } from './retry.js';
+import { sweepAcknowledgedJobs } from './server-2.9/sweep-acknowledged-jobs.js';
 import type { NatsNames } from './subjects.js';
-import { sweepAcknowledgedJobs } from './sweep-acknowledged-jobs.js';
 
 export interface JobQueueSettings {
   ackWaitMs: number;
@@ -70,14 +70,17 @@ export function createJetStreamJobQueue(
       }
       const { connection, requests, client, manager, names } = await resources();
       await retryTransient(() => ensureJobConsumer(manager, names, queue, settings), retry);
-      const pullSubject = `${client.apiPrefix}.CONSUMER.MSG.NEXT.${names.jobsStream}.${names.jobConsumerName(queue)}`;
+      const consumer = await retryTransient(
+        () => client.consumers.get(names.jobsStream, names.jobConsumerName(queue)),
+        retry,
+      );
       const sweepNames = {
         apiPrefix: client.apiPrefix,
         stream: names.jobsStream,
         consumer: names.jobConsumerName(queue),
         subject: names.jobSubject(queue),
       };
-      return runJobConsumer(connection, requests, pullSubject, handler, {
+      return runJobConsumer(consumer, connection, requests, handler, {
         ...settings,
         concurrency: options.concurrency,
         retry,

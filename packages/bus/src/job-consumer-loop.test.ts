@@ -1,160 +1,164 @@
 import type { Job, JobHandler } from '@interlude/core/internal';
-import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
+import {
+  AckPolicy,
+  type JetStreamManager,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+} from '@nats-io/jetstream';
+import { connect, type NatsConnection, nanos } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createJetStreamRequests } from './jetstream-requests.js';
 import { runJobConsumer } from './job-consumer-loop.js';
+import { gate } from './test-support/gate.js';
 import { eventually, sampleJob, uniqueId } from './testing/index.js';
 
 let connection: NatsConnection;
+let manager: JetStreamManager;
 
 beforeAll(async () => {
   connection = await connect({ servers: inject('natsUrl'), noAsyncTraces: true });
+  manager = await jetstreamManager(connection);
 });
 
 afterAll(async () => {
   await connection.close();
 });
 
+const CONSUMER = 'workers';
+
 /**
- * Plays JetStream's side of a pull consumer on a real nats-server, so a test can deliver exactly
- * what it wants: it hears the consumer's pulls, hands out jobs on the pull's inbox with an ack
- * subject in JetStream's layout, and answers and records whatever the consumer sends to those.
+ * A stream and a pull consumer on the real nats-server, with a log of what the job consumer
+ * answers each delivery (a subscription beside JetStream's own on the ack subjects). The consumer's
+ * ack wait (1 s) is shorter than the heartbeat the job consumer is told to keep (every 10 s), so
+ * the server delivers a job again while the first delivery still runs: the copy a dropped
+ * connection causes, here on demand.
  */
-function scriptedJetStream() {
-  const pullSubject = uniqueId('pull');
-  const stream = uniqueId('STREAM');
-  const inboxes: string[] = [];
-  const answers: { ackSubject: string; answer: string }[] = [];
-  connection.subscribe(pullSubject, { callback: (_error, pull: Msg) => void inboxes.push(pull.reply as string) });
-  // The server drops a client's message whose reply starts with `$JS.`, so the ack subjects keep
-  // JetStream's token layout under another first token.
-  connection.subscribe(`JS.ACK.${stream}.>`, {
-    callback: (_error, message: Msg) => {
-      answers.push({ ackSubject: message.subject, answer: message.string() });
-      if (message.reply) message.respond(); // the server confirms an ack that asked for a reply
+async function jobStream(retention: RetentionPolicy = RetentionPolicy.Workqueue) {
+  const stream = uniqueId('LOOP');
+  const subject = `${stream}.jobs`;
+  const addConsumer = () =>
+    manager.consumers.add(stream, { durable_name: CONSUMER, ack_policy: AckPolicy.Explicit, ack_wait: nanos(1_000) });
+  const addStream = async () => {
+    await manager.streams.add({ name: stream, subjects: [subject], storage: StorageType.Memory, retention });
+    await addConsumer();
+  };
+  await addStream();
+  const log: string[] = [];
+  connection.subscribe(`$JS.ACK.${stream}.>`, {
+    callback: (_error, ack) => {
+      // `$JS.ACK.<stream>.<consumer>.<delivery count>.…` (newer servers add a domain and account hash).
+      const tokens = ack.subject.split('.');
+      log.push(`delivery ${tokens[tokens.length === 9 ? 4 : 6]}: ${ack.string()}`);
     },
   });
+  const consumerInfo = () => manager.consumers.info(stream, CONSUMER);
   return {
-    pullSubject,
-    answers,
-    /** Delivers `job` as stream message `streamSequence` stored at `storedAt` (ns), the consumer's delivery `consumerSequence`. */
-    async deliver(job: Job, streamSequence: number, consumerSequence: number, storedAt = '1796000000000000000') {
-      await eventually(() => inboxes.length > 0, 'a pull');
-      const ackSubject = `JS.ACK.${stream}.consumer.1.${streamSequence}.${consumerSequence}.${storedAt}.0`;
-      connection.publish(inboxes[0] as string, JSON.stringify(job), { reply: ackSubject });
-      await connection.flush();
-      return ackSubject;
+    log,
+    consumerInfo,
+    addConsumer,
+    async enqueue(job: Job) {
+      await jetstream(connection).publish(subject, JSON.stringify(job));
     },
+    /** Waits until the server delivered the job at least `count` times. */
+    async delivered(count: number) {
+      let delivered = 0;
+      await eventually(async () => {
+        delivered = (await consumerInfo()).delivered.consumer_seq;
+        return delivered >= count;
+      }, `${count} deliveries`);
+    },
+    async consume(handler: JobHandler) {
+      const consumer = await jetstream(connection).consumers.get(stream, CONSUMER);
+      return runJobConsumer(consumer, connection, createJetStreamRequests(connection, 2_000), handler, {
+        concurrency: 4,
+        ackWaitMs: 30_000,
+        maxDeliver: 5,
+        onError: () => undefined,
+        retry: { isClosed: () => false },
+        deadLetter: async () => undefined,
+      });
+    },
+    /** The stream deleted and made again, with its consumer: it numbers its messages from 1 again. */
+    async makeAnew() {
+      await manager.streams.delete(stream);
+      await addStream();
+    },
+    remove: () => manager.streams.delete(stream),
   };
-}
-
-/** A consumer of the scripted JetStream's pulls, with four slots, running `handler` for each job. */
-function consumeFrom(jetStream: { pullSubject: string }, handler: JobHandler) {
-  const settings = {
-    concurrency: 4,
-    ackWaitMs: 30_000,
-    maxDeliver: 5,
-    onError: () => undefined,
-    retry: { isClosed: () => false },
-    deadLetter: async () => undefined,
-  };
-  return runJobConsumer(
-    connection,
-    createJetStreamRequests(connection, 2_000),
-    jetStream.pullSubject,
-    handler,
-    settings,
-  );
-}
-
-/** A promise the test settles when it chooses: a job body waits on it. */
-function gate(): { passed: Promise<void>; open: () => void } {
-  let open: () => void = () => undefined;
-  const passed = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { passed, open };
 }
 
 describe('the job consumer', () => {
-  it('runs a job the server delivers a second time while the first delivery runs only once, and acknowledges both', async () => {
-    const jetStream = scriptedJetStream();
+  it('runs a job the server delivers again while the first delivery runs only once, and acknowledges every delivery', async () => {
+    const jobs = await jobStream();
     const runs: string[] = [];
     const release = gate();
-    const consumer = consumeFrom(jetStream, async (job) => {
+    const consumer = await jobs.consume(async (job) => {
       runs.push(job.id);
       await release.passed;
     });
     const job = sampleJob();
-    const first = await jetStream.deliver(job, 7, 1);
-    await eventually(() => runs.length === 1, 'the first delivery running');
-    // After a dropped connection JetStream may deliver it again, as a first delivery once more.
-    const second = await jetStream.deliver(job, 7, 2);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await jobs.enqueue(job);
+    await jobs.delivered(3); // the first delivery and at least two copies, one of them arrived
     expect(runs).toEqual([job.id]);
 
     release.open();
-    await eventually(() => jetStream.answers.filter(({ answer }) => answer === '+ACK').length === 2, 'both acks');
+    await eventually(async () => (await jobs.consumerInfo()).num_ack_pending === 0, 'the job acknowledged');
+    await eventually(() => jobs.log.length >= 3, 'the copies acknowledged');
     expect(runs).toEqual([job.id]);
-    expect(jetStream.answers.filter(({ answer }) => answer === '+ACK').map(({ ackSubject }) => ackSubject)).toEqual([
-      first,
-      second,
-    ]);
+    expect(jobs.log.slice(0, 2)).toEqual(['delivery 1: +ACK', 'delivery 2: +ACK']);
+    expect(jobs.log.every((answer) => answer.endsWith(': +ACK'))).toBe(true);
     await consumer.stop();
+    await jobs.remove();
   });
 
-  it('hands back the second delivery of a job whose first delivery failed, with the same backoff', async () => {
-    const jetStream = scriptedJetStream();
-    let runs = 0;
+  it('hands back the copies of a job whose first delivery failed with the same backoff, and runs it once meanwhile', async () => {
+    const jobs = await jobStream();
     const release = gate();
-    const consumer = consumeFrom(jetStream, async () => {
-      runs += 1;
+    const consumer = await jobs.consume(async () => {
+      jobs.log.push('run');
       await release.passed;
       throw new Error('the model is down');
     });
-    const job = sampleJob();
-    const first = await jetStream.deliver(job, 9, 1);
-    await eventually(() => runs === 1, 'the first delivery running');
-    const second = await jetStream.deliver(job, 9, 2);
+    await jobs.enqueue(sampleJob());
+    await jobs.delivered(3);
     release.open();
-    await eventually(() => jetStream.answers.length === 2, 'both handed back');
-    expect(runs).toBe(1);
     const backoff = '-NAK {"delay":250000000}';
-    expect(jetStream.answers).toEqual([
-      { ackSubject: first, answer: backoff },
-      { ackSubject: second, answer: backoff },
-    ]);
+    await eventually(
+      () => jobs.log.includes(`delivery 1: ${backoff}`) && jobs.log.includes(`delivery 2: ${backoff}`),
+      'both handed back',
+    );
     await consumer.stop();
+    // Every answer up to the hand-backs is the backoff, and the job ran once before them (its
+    // next delivery, after the backoff, may have run since).
+    const handedBack = jobs.log.indexOf(`delivery 2: ${backoff}`);
+    expect(jobs.log.slice(0, handedBack + 1).filter((entry) => entry === 'run')).toEqual(['run']);
+    expect(jobs.log.slice(1, handedBack + 1).every((entry) => entry.endsWith(backoff))).toBe(true);
+    await jobs.remove();
   });
 
-  it('acknowledges without running a copy of a job that arrives after the job was acknowledged', async () => {
-    const jetStream = scriptedJetStream();
+  it('acknowledges without running a job delivered again after it was acknowledged; a new job under a sequence seen before (a stream made anew) runs', async () => {
+    const jobs = await jobStream(RetentionPolicy.Limits);
     const runs: string[] = [];
-    const consumer = consumeFrom(jetStream, async (job) => void runs.push(job.id));
-    const job = sampleJob();
-    await jetStream.deliver(job, 13, 1);
-    await eventually(() => jetStream.answers.length === 1, 'the first ack');
-    const late = await jetStream.deliver(job, 13, 2);
-    await eventually(() => jetStream.answers.length === 2, 'the copy acknowledged');
-    expect(jetStream.answers[1]).toEqual({ ackSubject: late, answer: '+ACK' });
-    expect(runs).toEqual([job.id]);
-    await consumer.stop();
-  });
+    const consumer = await jobs.consume(async (job) => void runs.push(job.id));
+    const first = sampleJob();
+    await jobs.enqueue(first);
+    await eventually(() => jobs.log.length === 1, 'the first ack');
+    // The consumer made again delivers the stored job again, as a first delivery once more.
+    await manager.consumers.delete((await jobs.consumerInfo()).stream_name, CONSUMER);
+    await jobs.addConsumer();
+    await eventually(() => jobs.log.length === 2, 'the copy acknowledged');
+    expect(jobs.log).toEqual(['delivery 1: +ACK', 'delivery 1: +ACK']);
+    expect(runs).toEqual([first.id]);
 
-  it('runs different jobs, also one stored under a sequence seen before (a stream made anew): copies are told by sequence and time', async () => {
-    const jetStream = scriptedJetStream();
-    const runs: string[] = [];
-    const consumer = consumeFrom(jetStream, async (job) => void runs.push(job.id));
-    const jobs = [sampleJob(), sampleJob()];
-    await jetStream.deliver(jobs[0] as Job, 11, 1);
-    await jetStream.deliver(jobs[1] as Job, 12, 2);
-    await eventually(() => runs.length === 2, 'both jobs');
-    // A stream made anew numbers its messages from 1 again: a new job under a sequence seen before runs.
+    // A stream made anew numbers its messages from 1 again: a new job under sequence 1 runs.
+    await jobs.makeAnew();
     const reused = sampleJob();
-    await jetStream.deliver(reused, 11, 3, '1796000000000000001');
-    jobs.push(reused);
-    await eventually(() => runs.length === 3, 'all three jobs');
-    expect(runs.sort()).toEqual(jobs.map((job) => job.id).sort());
+    await jobs.enqueue(reused);
+    await eventually(() => runs.length === 2, 'the new job');
+    expect(runs).toEqual([first.id, reused.id]);
     await consumer.stop();
+    await jobs.remove();
   });
 });

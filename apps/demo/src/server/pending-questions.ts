@@ -44,7 +44,7 @@ export async function pendingQuestions(runtime: Runtime): Promise<PendingQuestio
 
 /** One waiting generation's questions, as the page and the terminal client list them. */
 export function questionsOf(generation: PendingGeneration): ListedQuestion[] {
-  return generation.requests.map((request) => ({
+  return generation.inputRequests.map((request) => ({
     generationId: generation.generationId,
     agent: generation.agent,
     toolCallId: request.toolCallId,

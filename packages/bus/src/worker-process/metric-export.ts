@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { InterludeError } from '@interlude/core';
 import { type MeterProvider, metrics } from '@opentelemetry/api';
+import { workerResource } from './worker-resource.js';
 
 /** What a worker that exports metrics installs (the versions this package is tested with). */
 export const METRICS_SDK = [
@@ -37,12 +37,7 @@ export async function startMetricExport(options: { intervalMs: number }): Promis
       { cause: error },
     );
   });
-  const resource = resources
-    .defaultResource()
-    .merge(
-      resources.resourceFromAttributes({ 'service.name': 'interlude-worker', 'service.instance.id': randomUUID() }),
-    )
-    .merge(resources.detectResources({ detectors: [resources.envDetector] }));
+  const resource = workerResource(resources);
   const reader = new PeriodicExportingMetricReader({
     exporter: new OTLPMetricExporter(),
     exportIntervalMillis: options.intervalMs,

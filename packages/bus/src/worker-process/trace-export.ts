@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { InterludeError } from '@interlude/core';
 import type { Telemetry } from '@interlude/core/internal';
 import type { MeterProvider } from '@opentelemetry/api';
+import { workerResource } from './worker-resource.js';
 
 /** What a worker that exports traces installs (the versions this package is tested with). */
 export const TRACES_SDK = [
@@ -63,12 +63,7 @@ export async function startTraceExport(
         { cause: error },
       );
     });
-  const resource = resources
-    .defaultResource()
-    .merge(
-      resources.resourceFromAttributes({ 'service.name': 'interlude-worker', 'service.instance.id': randomUUID() }),
-    )
-    .merge(resources.detectResources({ detectors: [resources.envDetector] }));
+  const resource = workerResource(resources);
   const provider = new NodeTracerProvider({
     resource,
     spanProcessors: [telemetryPackage.secretScrubbingProcessor(), new BatchSpanProcessor(new OTLPTraceExporter())],

@@ -170,9 +170,9 @@ describe("nested pauses: delegate(…, { onExceeded: 'pause' })", () => {
     expect(paused.checkpoint?.completed_results).toMatchObject({ call_note: { result: { noted: true } } });
     await expectRebuildMatches(runtime, paused);
     // The root announces the question, lists it and tells its callbacks; the delegated agents do not.
-    expect((await runtime.pending()).map((entry) => [entry.agent, entry.requests.map((r) => r.toolCallId)])).toEqual([
-      ['triage', [DEEP_ID]],
-    ]);
+    expect(
+      (await runtime.pending()).map((entry) => [entry.agent, entry.inputRequests.map((r) => r.toolCallId)]),
+    ).toEqual([['triage', [DEEP_ID]]]);
     expect(tree.asked.map(({ requests, info }) => [info.agent, requests.map((r) => r.toolCallId)])).toEqual([
       ['triage', [DEEP_ID]],
     ]);
@@ -304,7 +304,7 @@ describe("nested pauses: delegate(…, { onExceeded: 'pause' })", () => {
       call_r1: { tool_name: 'refunds_handle' },
     });
     expect(tree.runs).toMatchObject({ pay_out: 1, lookup_order: 2, add_note: 1 });
-    expect((await runtime.pending()).map((entry) => entry.requests.map((request) => request.toolCallId))).toEqual([
+    expect((await runtime.pending()).map((entry) => entry.inputRequests.map((request) => request.toolCallId))).toEqual([
       [second],
     ]);
     await expectRebuildMatches(runtime, halfway);

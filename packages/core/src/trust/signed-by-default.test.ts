@@ -167,7 +167,7 @@ describe('signed by default', () => {
       params: moved?.params,
     });
     const listed = await desk.runtime.pending();
-    expect(listed.map((entry) => [entry.generationId, entry.requests[0]?.prompt])).toEqual([
+    expect(listed.map((entry) => [entry.generationId, entry.inputRequests[0]?.prompt])).toEqual([
       [small.generationId, 'Refund $30 to alice?'],
       [other.generationId, 'Refund $30 to mallory?'],
     ]);
@@ -185,7 +185,9 @@ describe('signed by default', () => {
       checkpoint: stored?.checkpoint as Checkpoint,
       params: { account: 'mallory' },
     });
-    expect((await desk.runtime.pending()).map((entry) => entry.requests[0]?.prompt)).toEqual(['Refund $30 to alice?']);
+    expect((await desk.runtime.pending()).map((entry) => entry.inputRequests[0]?.prompt)).toEqual([
+      'Refund $30 to alice?',
+    ]);
     expect((await desk.runtime.answer(paused.generationId, { call_refund: true })).status).toBe('completed');
     expect(desk.refunds).toEqual([{ account: 'alice', amount: 30 }]);
   });

@@ -62,7 +62,7 @@ async function verifiedPause(
     generationId,
     agent: checkpoint.agent,
     action: checkpoint.action_name,
-    requests: checkpoint.input_requests.map(askedInputRequest),
+    inputRequests: checkpoint.input_requests.map(askedInputRequest),
     // The index's one fact of its own, and only an order: a bad one sorts first.
     askedAt: Number.isNaN(askedAt.getTime()) ? new Date(0) : askedAt,
     expiresAt: deadline === undefined ? undefined : new Date(deadline),

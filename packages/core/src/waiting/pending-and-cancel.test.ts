@@ -53,7 +53,7 @@ describe('runtime.pending()', () => {
     expect(ids(pending)).toEqual([first.generationId, second.generationId]);
     expect(pending[0]).toMatchObject({ agent: 'support', action: 'handle', expiresAt: undefined });
     expect(pending[0]?.askedAt).toBeInstanceOf(Date);
-    expect(pending[0]?.requests.map((request) => [request.toolCallId, request.prompt])).toEqual([
+    expect(pending[0]?.inputRequests.map((request) => [request.toolCallId, request.prompt])).toEqual([
       ['call_ask', 'Go ahead?'],
     ]);
     expect(ids(await runtime.pending({ agent: 'billing' }))).toEqual([second.generationId]);

@@ -12,7 +12,7 @@ export interface PendingGeneration {
   agent: string;
   action: string;
   /** Its questions, each bound to the call that asked (answer them by `toolCallId`). */
-  requests: AskedInputRequest[];
+  inputRequests: AskedInputRequest[];
   askedAt: Date;
   /** When it stops waiting (the earliest deadline of its questions); undefined: never. */
   expiresAt: Date | undefined;

@@ -19,7 +19,7 @@ export function addReadRoutes(app: Hono<GatewayEnv>, runtime: Runtime): void {
       generation_id: generation.generationId,
       agent: generation.agent,
       action: generation.action,
-      input_requests: generation.requests.map((request) => request.toJSON()),
+      input_requests: generation.inputRequests.map((request) => request.toJSON()),
       asked_at: generation.askedAt.toISOString(),
       ...(generation.expiresAt !== undefined && { expires_at: generation.expiresAt.toISOString() }),
     }));

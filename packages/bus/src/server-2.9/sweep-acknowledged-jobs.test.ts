@@ -1,9 +1,9 @@
 import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { describe, expect, inject, it } from 'vitest';
-import { createJetStreamRequests } from './jetstream-requests.js';
+import { createJetStreamRequests } from '../jetstream-requests.js';
+import { uniqueId } from '../testing/index.js';
 import { acknowledgedUpTo, sweepAcknowledgedJobs } from './sweep-acknowledged-jobs.js';
-import { uniqueId } from './testing/index.js';
 
 describe('sweepAcknowledgedJobs', () => {
   it('deletes the messages on the queue subject at or below the consumer ack floor, and nothing else', async () => {
