@@ -59,6 +59,7 @@ describe('subjects', () => {
   it('refuses a prefix that is no name: dots, wildcards, spaces, empty, too long', () => {
     for (const prefix of ['a.b', '*', '>', 'two words', '', '_lead', 'x'.repeat(33)]) {
       expect(() => natsNames(prefix)).toThrow(/prefix must be 1 to 32 letters/);
+      expect(() => natsNames(prefix)).toThrow(expect.objectContaining({ code: 'invalid_prefix' }));
     }
   });
 });

@@ -1,4 +1,4 @@
-import type { EventFilter, GenerationEvent } from '@interlude/core';
+import { type EventFilter, type GenerationEvent, InterludeError } from '@interlude/core';
 import type { ClaimSlot } from '@interlude/core/internal';
 
 /**
@@ -75,12 +75,14 @@ export interface NatsNames {
 const PREFIX_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
 
 /**
- * The names of a bus with `prefix` (none: the default names). Throws a `TypeError` for a prefix
- * that is not 1 to 32 letters, digits, `_` or `-`, starting with a letter or a digit.
+ * The names of a bus with `prefix` (none: the default names). Throws an `InterludeError` coded
+ * `invalid_prefix` for a prefix that is not 1 to 32 letters, digits, `_` or `-`, starting with a
+ * letter or a digit: before any name is made, so nothing connects under it.
  */
 export function natsNames(prefix?: string): NatsNames {
   if (prefix !== undefined && (typeof prefix !== 'string' || !PREFIX_PATTERN.test(prefix))) {
-    throw new TypeError(
+    throw new InterludeError(
+      'invalid_prefix',
       `prefix must be 1 to 32 letters, digits, _ or -, starting with a letter or digit, got ${JSON.stringify(prefix)}`,
     );
   }

@@ -1,4 +1,4 @@
-import { createRuntime, type Runtime } from '@interlude/core';
+import { createRuntime, type InterludeError, type Runtime } from '@interlude/core';
 import type { BusHealth, Telemetry } from '@interlude/core/internal';
 import { DEFAULT_UNAVAILABLE_AFTER_MS } from '../bus-availability.js';
 import { aesGcmCodecOf } from '../codec/aes-gcm-codec.js';
@@ -59,7 +59,8 @@ export function readDeploymentSettings(
   try {
     natsNames(prefix);
   } catch (error) {
-    reader.problem(DEPLOYMENT_VARIABLES.prefix, (error as Error).message);
+    // The code too, so a script reading the bin's stderr matches it as a natsBus caller would.
+    reader.problem(DEPLOYMENT_VARIABLES.prefix, `${(error as InterludeError).code}: ${(error as Error).message}`);
   }
   return {
     modulePath: modulePath ?? '',

@@ -90,7 +90,7 @@ describe('the worker bin settings', () => {
       'module: give the path of your module of agents: interlude-worker ./agents.js',
       'NATS_URL: "http://host:4222" must start with nats:// or tls://',
       'NATS_URL: "nats://" names no host',
-      'INTERLUDE_PREFIX: prefix must be 1 to 32 letters, digits, _ or -, starting with a letter or digit, got "acme.prod"',
+      'INTERLUDE_PREFIX: invalid_prefix: prefix must be 1 to 32 letters, digits, _ or -, starting with a letter or digit, got "acme.prod"',
       'INTERLUDE_REPLICAS: must be a whole number from 1 to 5 (JetStream keeps at most 5 copies), got "7"',
       'INTERLUDE_UPDATE_STREAMS: must be 1 or 0 (true or false), got "yes"',
       'INTERLUDE_UNAVAILABLE_AFTER_MS: must be a whole number from 1 to 3600000, got "0"',
