@@ -139,7 +139,7 @@ leader of INTERLUDE_CLAIMS (${kill.killed}) SIGKILLed at 3 replicas: longest sta
 }
 
 function setupSection(result: SetupCostResult): string {
-  return `6. Building the refund agent afresh (provider, tools, defineAgent), ${result.builds} builds interleaved with the bare loop's setup
+  return `6. Building the refund agent afresh (createRuntime, provider, tools, defineAgent), ${result.builds} builds interleaved with the bare loop's setup
 median ${result.interludeMicroseconds} µs against ${result.bareMicroseconds} µs: ${result.ratio.toFixed(2)}× → ${verdict(result.met, `≤ ${result.goal}×`)}
 the AI SDK's build (createOpenAI, both tools with tool()): ${result.aiSdkMicroseconds} µs; Interlude's over it ${result.aiSdkRatio.toFixed(2)}× → ${verdict(result.aiSdkRatio <= 1, '≤ 1×')}`;
 }
