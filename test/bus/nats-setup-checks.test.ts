@@ -95,7 +95,11 @@ describe('natsBus checks the server and its streams before it runs anything', ()
   it('refuses a prefix that is no NATS name with the stable code invalid_prefix, before it connects', () => {
     // An unreachable server: the bus would only report it later, so a throw here is the option check.
     expect(() => natsBus({ servers: 'nats://127.0.0.1:1', prefix: 'acme.prod' })).toThrow(
-      expect.objectContaining({ name: 'InterludeError', code: 'invalid_prefix', message: expect.stringContaining('"acme.prod"') }),
+      expect.objectContaining({
+        name: 'InterludeError',
+        code: 'invalid_prefix',
+        message: expect.stringContaining('"acme.prod"'),
+      }),
     );
   });
 });
