@@ -59,7 +59,7 @@ export function incompatibilities(frozen: SchemaDocument, current: SchemaDocumen
     }
     const old = before.schema;
     const now = after.schema;
-    if (isUnconstrained(now) || old === false) return;
+    if (now === true || old === false || isUnconstrained(now)) return;
     if (now === false) {
       out.push(`${path}: takes nothing now`);
       return;
