@@ -55,7 +55,7 @@ describe('natsBus across a dropped connection', () => {
       servers: proxy.url,
       requestTimeoutMs: 600_000,
       onError: () => undefined,
-      onStatus: (status) => statuses.push(status.ok ? 'ok' : status.reason),
+      onStatus: (status) => statuses.push(status.ok ? 'ok' : (status.reason ?? '')),
     });
     const watcher = natsBus({ servers: inject('natsUrl'), onError: () => undefined });
     const generationId = uniqueId('gen');
