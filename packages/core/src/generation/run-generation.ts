@@ -38,8 +38,11 @@ export async function runGeneration(options: RunOptions): Promise<GenerationResp
   let conversationId: string | undefined;
   try {
     conversationId = conversationIdOf(options.agent, options.params);
-    if (start.kind === 'fresh')
+    if (start.kind === 'fresh') {
       initial.messages = [...(await priorMessages(options.agent, options.params)), ...initial.messages];
+      // `started` carries them all.
+      initial.reportedTo = initial.messages.length;
+    }
     opened = await openToolsets(options.prompt);
   } catch (error) {
     await giveBack(options.lease, error);
