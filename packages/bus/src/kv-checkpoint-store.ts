@@ -13,9 +13,7 @@ import { assertSubjectToken, type NatsNames } from './subjects.js';
  * resume (the claim log does), so a load that comes back empty or stale lets nothing through.
  * Keys are read with a direct get on one server, from the stream leader with replicas. A value
  * is `{ version: 1, checkpoint, params }`, snake_case like everything that leaves a process, with
- * the checkpoint and params sealed when the bus has a codec. (Release 1 also wrote `claimed_by`,
- * `claimed_revision` and `interrupted`; the claim log holds those facts now, and they are ignored
- * when read.)
+ * the checkpoint and params sealed when the bus has a codec.
  */
 export function createKvCheckpointStore(
   resources: () => Promise<{ checkpointsDirect: boolean; requests: JetStreamRequests; names: NatsNames }>,

@@ -39,7 +39,7 @@ function jobContext(job: Job, field: string): string {
   return `interlude/job/${String(job.generation_id)}/${String(job.id)}/${field}`;
 }
 
-/** What one value of the checkpoint bucket holds (release 1's claim fields, if any, are ignored). */
+/** What one value of the checkpoint bucket holds. */
 export interface CheckpointRecord {
   version: 1;
   checkpoint: Checkpoint;

@@ -68,7 +68,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
 
   return {
     shared: false,
-    // The runtime's keys choose the claim log: one per key for the process (`process-claim-logs.ts`).
+    // A runtime binding its keys moves the bus to the process's one claim log (`process-claim-logs.ts`).
     useKeys: (keys) => claims.useKeys(keys),
     async publish(event) {
       if (seen.has(event.id)) return;

@@ -56,4 +56,28 @@ describe('one process, many runtimes with one key, each on a memory bus of its o
     expect(await outcome(replay)).toBe('already_resumed');
     expect(scenario.refunds).toHaveLength(1);
   });
+
+  it('a runtime rotating keys (signing with a new one, still accepting the old) and one holding only the old resume a checkpoint once between them', async () => {
+    const scenario = createRefundScenario();
+    const old = `${KEY}-old`;
+    const rotated = `${KEY}-new`;
+    const before = scriptedAgent(scenario.action, [...scenario.replies], {
+      checkpointKey: old,
+      bus: createMemoryBus(),
+    });
+    const rotating = scriptedAgent(scenario.action, [scenario.replies[1] as never], {
+      checkpointKey: [rotated, old],
+      bus: createMemoryBus(),
+    });
+    const paused = await before.agent.handle({ ticketId: 9 }).generateNow();
+    const checkpoint = throughJson(paused.checkpoint);
+    const answers = { call_refund: true };
+
+    const outcomes = await Promise.all([
+      outcome(before.agent.handle({ ticketId: 9 }).resumeNow({ checkpoint, answers })),
+      outcome(rotating.agent.handle({ ticketId: 9 }).resumeNow({ checkpoint, answers })),
+    ]);
+    expect(outcomes.sort()).toEqual(['already_resumed', 'completed']);
+    expect(scenario.refunds).toEqual([{ order_id: 42, amount: 30 }]);
+  });
 });

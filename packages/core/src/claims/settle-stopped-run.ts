@@ -41,7 +41,6 @@ async function settlePause(stopped: StoppedRun, written: Checkpoint): Promise<vo
   // Stored and sent as written (its signature covers that form); read with its defaults.
   const checkpoint = withCheckpointDefaults(written);
   const slot = checkpoint.claim_slot;
-  if (slot === undefined) return; // a job's pause always names its slot
   const stored = await bus.checkpoints.load(stopped.generationId);
   const newer = ((stored && withCheckpointDefaults(stored.checkpoint).claim_slot) ?? -1) > slot;
   const resumed = (await signedClaims(stopped.agent.runtime).read(stopped.generationId, slot)).record !== undefined;
