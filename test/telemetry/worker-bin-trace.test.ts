@@ -1,7 +1,8 @@
+import { SemanticConventions as OI, OpenInferenceSpanKind } from '@arizeai/openinference-semantic-conventions';
 import { natsBus } from '@interlude/bus';
 import { createRuntime, type Runtime } from '@interlude/core';
 import { createRefundScenario } from '@interlude/core/testing';
-import { openTelemetry, secretScrubbingProcessor } from '@interlude/telemetry';
+import { openTelemetry, secretScrubbingProcessor, semconv } from '@interlude/telemetry';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -12,6 +13,8 @@ import {
   ATTR_GEN_AI_INPUT_MESSAGES,
   ATTR_GEN_AI_OUTPUT_MESSAGES,
   ATTR_GEN_AI_REQUEST_STREAM,
+  ATTR_GEN_AI_SYSTEM_INSTRUCTIONS,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
   ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_GEN_AI_TOOL_DEFINITIONS,
 } from '@opentelemetry/semantic-conventions/incubating';
@@ -144,7 +147,7 @@ it("puts the worker bin's resumed run in the caller's trace, in the same convers
   expect(ours).toHaveLength(7);
   for (const span of ours) {
     expect(span.attributes[ATTR_GEN_AI_CONVERSATION_ID]).toBe('ticket-42');
-    expect(span.attributes['session.id']).toBe('ticket-42');
+    expect(span.attributes[OI.SESSION_ID]).toBe('ticket-42');
   }
   expect(root.attributes[ATTR_GEN_AI_AGENT_NAME]).toBe('support');
   expect(JSON.parse(String(root.attributes[ATTR_GEN_AI_INPUT_MESSAGES]))).toEqual([
@@ -153,7 +156,7 @@ it("puts the worker bin's resumed run in the caller's trace, in the same convers
   expect(JSON.parse(String(root.attributes[ATTR_GEN_AI_OUTPUT_MESSAGES]))).toEqual([
     { role: 'assistant', parts: [{ type: 'text', content: 'Done.' }], finish_reason: 'completed' },
   ]);
-  expect(root.attributes['output.value']).toBe('Done.');
+  expect(root.attributes[OI.OUTPUT_VALUE]).toBe('Done.');
   const chat = workerSpans.find((span) => span.name === 'chat scripted-1')!;
   expect(chat.attributes[ATTR_GEN_AI_REQUEST_STREAM]).toBe(false);
   expect(String(chat.attributes[ATTR_GEN_AI_TOOL_DEFINITIONS])).toContain('"name":"issue_refund"');
@@ -164,7 +167,49 @@ it("puts the worker bin's resumed run in the caller's trace, in the same convers
       { type: 'tool_call_response', id: 'call_refund', response: '{"refunded":30}' },
     ],
   });
-  expect(chat.attributes['openinference.span.kind']).toBe('LLM');
+  expect(chat.attributes[OI.OPENINFERENCE_SPAN_KIND]).toBe(OpenInferenceSpanKind.LLM);
   const tool = workerSpans.find((span) => span.name === 'execute_tool issue_refund')!;
   expect(tool.attributes[ATTR_GEN_AI_TOOL_CALL_RESULT]).toBe('{"refunded":30}');
+
+  // The paused half, in this process: the question asked, the content up to it.
+  const json = (value: unknown) => JSON.parse(String(value)) as unknown;
+  const instructions = [{ type: 'text', content: 'You resolve support tickets.' }];
+  expect(pausedRoot.attributes).toMatchObject({
+    [semconv.ATTR_AGENT_AWAITING_INPUT]: true,
+    [OI.OPENINFERENCE_SPAN_KIND]: OpenInferenceSpanKind.AGENT,
+    [OI.INPUT_VALUE]: 'Resolve support ticket 42',
+  });
+  expect(json(pausedRoot.attributes[ATTR_GEN_AI_INPUT_MESSAGES])).toEqual([
+    { role: 'user', parts: [{ type: 'text', content: 'Resolve support ticket 42' }] },
+  ]);
+  expect(json(pausedRoot.attributes[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS])).toEqual(instructions);
+  expect(pausedRoot.attributes).not.toHaveProperty(ATTR_GEN_AI_OUTPUT_MESSAGES);
+  const pausedChat = spans.find((span) => span.name === 'chat scripted-1' && span.traceId === pausedRoot.traceId)!;
+  expect(json(pausedChat.attributes[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS])).toEqual(instructions);
+  expect(json(pausedChat.attributes[ATTR_GEN_AI_OUTPUT_MESSAGES])).toEqual([
+    {
+      role: 'assistant',
+      parts: [
+        { type: 'text', content: 'Let me check the order.' },
+        { type: 'tool_call', id: 'call_lookup', name: 'lookup_order', arguments: { order_id: 42 } },
+        { type: 'tool_call', id: 'call_refund', name: 'issue_refund', arguments: { order_id: 42, amount: 30 } },
+      ],
+      finish_reason: 'tool_use',
+    },
+  ]);
+  expect(pausedChat.attributes).toMatchObject({
+    [`${OI.LLM_INPUT_MESSAGES}.0.${OI.MESSAGE_ROLE}`]: 'system',
+    [`${OI.LLM_INPUT_MESSAGES}.0.${OI.MESSAGE_CONTENT}`]: 'You resolve support tickets.',
+    [`${OI.LLM_INPUT_MESSAGES}.1.${OI.MESSAGE_CONTENT}`]: 'Resolve support ticket 42',
+    [`${OI.LLM_OUTPUT_MESSAGES}.0.${OI.MESSAGE_TOOL_CALLS}.1.${OI.TOOL_CALL_FUNCTION_NAME}`]: 'issue_refund',
+  });
+  // The resumed call is sent the same instructions, from the other process.
+  expect(json(chat.attributes[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS])).toEqual(instructions);
+  const refundAsked = spans.find(
+    (span) => span.name === 'execute_tool issue_refund' && span.traceId === pausedRoot.traceId,
+  )!;
+  expect(refundAsked.attributes).toMatchObject({
+    [semconv.ATTR_AGENT_AWAITING_INPUT]: true,
+    [ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]: '{"order_id":42,"amount":30}',
+  });
 }, 60_000);
