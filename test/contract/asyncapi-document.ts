@@ -19,8 +19,10 @@ export const ASYNCAPI_PATH = new URL('../../packages/bus/asyncapi.json', import.
  * The contract's own version. Its major part changes with any change a reader written against
  * the previous document would misread (a field removed, renamed or retyped, a subject moved, a
  * signature computed otherwise), and every record whose format changed gets a new `version`.
+ * Each major version's message schemas are frozen under test/contract/versions/<major>/, and
+ * contract-versions.test.ts holds the current schemas to them (docs/wire-contract.md#versions).
  */
-const CONTRACT_VERSION = '1.0.0';
+export const CONTRACT_VERSION = '1.0.0';
 
 const plain = natsNames();
 const prefixed = natsNames('acme');

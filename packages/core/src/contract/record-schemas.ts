@@ -40,7 +40,9 @@ export const checkpointRecordSchema = z
   .meta({ id: 'CheckpointRecord' });
 
 /** The checkpoint bucket's key `interlude-deployment`: the deployment's id, the default audience of checkpoints. */
-export const deploymentRecordSchema = z.object({ deployment_id: z.string() }).meta({ id: 'DeploymentRecord' });
+export const deploymentRecordSchema = z
+  .object({ version: z.literal(1), deployment_id: z.string().min(1) })
+  .meta({ id: 'DeploymentRecord' });
 
 /** One paused generation, as the pending index keeps it, keyed by generation id. */
 export const pendingRecordSchema = z
