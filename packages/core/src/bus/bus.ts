@@ -268,6 +268,8 @@ export interface Job {
   answers?: Record<string, unknown>;
   /** W3C trace context of whoever enqueued it. */
   traceparent?: string;
+  /** The conversation of the generation that enqueued it, if one did: the job's run joins it. */
+  conversation_id?: string;
   /** The resume a pause's deadline makes (`RunControl.expiring`): the answers are the expiry outcomes. */
   expiry?: true;
   /** Which key signed it (the first 8 hex digits of the key's SHA-256). */

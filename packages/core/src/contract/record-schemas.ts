@@ -19,6 +19,10 @@ export const jobSchema = z
       .exactOptional()
       .describe('A resume job: the answers by `tool_call_id`.'),
     traceparent: z.string().exactOptional().describe('W3C trace context of whoever enqueued it.'),
+    conversation_id: z
+      .string()
+      .exactOptional()
+      .describe('The conversation (`gen_ai.conversation.id`) of the generation that enqueued it, if one did.'),
     expiry: z.literal(true).exactOptional().describe("The resume a pause's deadline makes."),
     key_id: z.string().exactOptional().describe("The signing key's id: the first 8 hex digits of its SHA-256."),
     signature: z
