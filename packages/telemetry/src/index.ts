@@ -2,4 +2,3 @@ export { type OpenTelemetryOptions, type OpenTelemetryTelemetry, openTelemetry }
 export * as openinference from './openinference-names.js';
 export { secretScrubbingProcessor } from './secret-scrubbing-processor.js';
 export * as semconv from './semconv.js';
-export { formatTraceparent, parseTraceparent } from './traceparent.js';
