@@ -313,8 +313,18 @@ export interface DeadLetter {
   time: string;
 }
 
+/** What an enqueue did: stored the job, or found a job of the same id there already (and stored nothing). */
+export interface Enqueued {
+  /**
+   * A job with this id was enqueued before and is still known to the queue: `memoryBus()` while it
+   * waits or runs, `natsBus()` for the jobs stream's duplicate window (an hour by default).
+   */
+  duplicate: boolean;
+}
+
 export interface JobQueue {
-  enqueue(queue: string, job: Job, headers?: Record<string, string>): Promise<void>;
+  /** Stores a job for a worker; a job whose id the queue still knows is stored once (`duplicate`). */
+  enqueue(queue: string, job: Job, headers?: Record<string, string>): Promise<Enqueued>;
   /**
    * Runs `handler` for each job, at most `concurrency` at a time. A job is answered as its
    * handler's verdict says (acknowledged when it resolves with none), redelivered when it rejects

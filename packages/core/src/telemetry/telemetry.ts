@@ -43,8 +43,6 @@ export interface GenerationTraceInfo {
    * content, so a run traced without it never copies its conversation.
    */
   content?: (() => { instructions: string | undefined; input: string }) | undefined;
-  /** A resume: how many questions of the checkpoint it takes up (none for a delegated generation's). */
-  resumedQuestions?: number | undefined;
 }
 
 export interface GenerationTrace {
@@ -81,8 +79,6 @@ export interface GenerationOutcome {
   /** The final answer's text, scrubbed, called only by a telemetry that records content. */
   output?: (() => string) | undefined;
   error?: Error;
-  /** A pause: how many questions it left waiting (none for a delegated generation's, its parent counts them). */
-  inputRequests?: number | undefined;
   /** A pause whose questions expire: when (the checkpoint's `input_expires_at`). */
   inputExpiresAt?: string;
 }
