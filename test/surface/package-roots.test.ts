@@ -93,6 +93,8 @@ const ROOT_EXPORTS: Record<string, string[]> = {
   telemetry: [
     'OpenTelemetryOptions (type)',
     'OpenTelemetryTelemetry (type)',
+    'QuestionsWaiting (type)',
+    'observeQuestionsWaiting',
     'openTelemetry',
     'openinference',
     'secretScrubbingProcessor',
