@@ -1,4 +1,4 @@
-import { natsNames, SIGNATURE_HEADER } from '@interlude/bus';
+import { natsNames } from '@interlude/bus';
 import {
   checkpointRecordSchema,
   claimRecordSchema,
@@ -11,6 +11,7 @@ import {
 } from '@interlude/core/contract';
 import { EVENT_NAMES, SIGNATURE_LABELS } from '@interlude/core/internal';
 import { z } from 'zod';
+import { SIGNATURE_HEADER } from '../../packages/bus/src/event-signature.js';
 
 /** Where the document is committed, and shipped: `@interlude/bus/asyncapi.json`. */
 export const ASYNCAPI_PATH = new URL('../../packages/bus/asyncapi.json', import.meta.url);
