@@ -36,6 +36,7 @@ const SERVER_TESTS = [
   'test/secrets/**/*.test.ts',
   'test/support/**/*.test.ts',
   'test/telemetry/cross-process-trace.test.ts',
+  'test/telemetry/worker-bin-otel-variables.test.ts',
   'test/telemetry/worker-bin-trace.test.ts',
   'test/trust/**/*.test.ts',
   'test/worker-process/**/*.test.ts',
