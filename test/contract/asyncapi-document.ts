@@ -1,4 +1,4 @@
-import { natsNames, SIGNATURE_HEADER } from '@interlude/bus';
+import { natsNames } from '@interlude/bus';
 import {
   checkpointRecordSchema,
   claimRecordSchema,
@@ -11,6 +11,7 @@ import {
 } from '@interlude/core/contract';
 import { EVENT_NAMES, SIGNATURE_LABELS } from '@interlude/core/internal';
 import { z } from 'zod';
+import { SIGNATURE_HEADER } from '../../packages/bus/src/event-signature.js';
 
 /** Where the document is committed, and shipped: `@interlude/bus/asyncapi.json`. */
 export const ASYNCAPI_PATH = new URL('../../packages/bus/asyncapi.json', import.meta.url);
@@ -19,8 +20,10 @@ export const ASYNCAPI_PATH = new URL('../../packages/bus/asyncapi.json', import.
  * The contract's own version. Its major part changes with any change a reader written against
  * the previous document would misread (a field removed, renamed or retyped, a subject moved, a
  * signature computed otherwise), and every record whose format changed gets a new `version`.
+ * Each major version's message schemas are frozen under test/contract/versions/<major>/, and
+ * contract-versions.test.ts holds the current schemas to them (docs/wire-contract.md#versions).
  */
-const CONTRACT_VERSION = '1.0.0';
+export const CONTRACT_VERSION = '1.0.0';
 
 const plain = natsNames();
 const prefixed = natsNames('acme');

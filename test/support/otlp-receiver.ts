@@ -24,8 +24,11 @@ export interface OtlpReceiver {
   spans(): ReceivedSpan[];
   /** Headers of every export request, in order (to check `OTEL_EXPORTER_OTLP_HEADERS`). */
   requestHeaders(): IncomingHttpHeaders[];
-  /** The path and content type of every export request, in order (which encoding each signal used). */
-  exportsReceived(): { path: string; contentType: string }[];
+  /**
+   * The path, content type and body (gunzipped) of every export request, in order: which encoding
+   * each signal used, and every byte that left, for a canary to search.
+   */
+  exportsReceived(): ReceivedExport[];
   /** Resolves once `count` spans have arrived; rejects after `timeoutMs`. */
   waitForSpans(count: number, timeoutMs?: number): Promise<ReceivedSpan[]>;
   /** Every metric data point received so far (each export repeats cumulative points), in arrival order. */
@@ -34,6 +37,13 @@ export interface OtlpReceiver {
   waitForMetric(matches: (point: ReceivedMetricPoint) => boolean, timeoutMs?: number): Promise<ReceivedMetricPoint>;
   clear(): void;
   close(): Promise<void>;
+}
+
+/** One export request as it arrived. */
+export interface ReceivedExport {
+  path: string;
+  contentType: string;
+  body: Buffer;
 }
 
 /** One span as the receiver decoded it: ids in hex, attribute values as plain JS values. */
@@ -70,14 +80,18 @@ export async function startOtlpReceiver(options: { port?: number } = {}): Promis
   let received: ReceivedSpan[] = [];
   let points: ReceivedMetricPoint[] = [];
   let headers: IncomingHttpHeaders[] = [];
-  let exports: { path: string; contentType: string }[] = [];
+  let exports: ReceivedExport[] = [];
   const waiters = new Set<() => void>();
   const server = createServer((request, response) => {
     handleExport(request, response)
       .then((exported) => {
         if (exported === undefined) return;
         headers.push(request.headers);
-        exports.push({ path: request.url ?? '', contentType: String(request.headers['content-type'] ?? '') });
+        exports.push({
+          path: request.url ?? '',
+          contentType: String(request.headers['content-type'] ?? ''),
+          body: exported.body,
+        });
         if ('spans' in exported) received.push(...exported.spans);
         else points.push(...exported.points);
         for (const wake of waiters) wake();
@@ -151,7 +165,7 @@ export async function startOtlpReceiver(options: { port?: number } = {}): Promis
 async function handleExport(
   request: IncomingMessage,
   response: ServerResponse,
-): Promise<{ spans: ReceivedSpan[] } | { points: ReceivedMetricPoint[] } | undefined> {
+): Promise<(({ spans: ReceivedSpan[] } | { points: ReceivedMetricPoint[] }) & { body: Buffer }) | undefined> {
   const body = await readBody(request);
   if (request.method !== 'POST' || (request.url !== '/v1/traces' && request.url !== '/v1/metrics')) {
     reply(response, 404, { error: 'only POST /v1/traces and /v1/metrics are served' });
@@ -162,7 +176,7 @@ async function handleExport(
     const decoded = decodeProtobufTraces(body);
     // An empty ExportTraceServiceResponse: zero bytes of protobuf.
     response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
-    return { spans: decodeExport(decoded as ExportRequest) };
+    return { spans: decodeExport(decoded as ExportRequest), body };
   }
   if (!contentType.startsWith('application/json')) {
     reply(response, 415, { error: 'only OTLP/JSON, and OTLP/protobuf for traces, are supported' });
@@ -171,8 +185,8 @@ async function handleExport(
   const parsed = JSON.parse(body.toString('utf8')) as unknown;
   reply(response, 200, {});
   return request.url === '/v1/metrics'
-    ? { points: decodeMetricsExport(parsed as MetricsExportRequest) }
-    : { spans: decodeExport(parsed as ExportRequest) };
+    ? { points: decodeMetricsExport(parsed as MetricsExportRequest), body }
+    : { spans: decodeExport(parsed as ExportRequest), body };
 }
 
 async function readBody(request: IncomingMessage): Promise<Buffer> {

@@ -1,6 +1,6 @@
 import { SemanticConventions as OI, OpenInferenceSpanKind } from '@arizeai/openinference-semantic-conventions';
 import { createRuntime, defineAgent, delegate, InputRequest, tool } from '@interlude/core';
-import { type RecordedModelRequest, scriptedProvider } from '@interlude/core/testing';
+import { type RecordedModelRequest, scriptedProvider, secretFormsIn, secretInEveryForm } from '@interlude/core/testing';
 import { openTelemetry, secretScrubbingProcessor } from '@interlude/telemetry';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -10,7 +10,11 @@ import {
   ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_GEN_AI_INPUT_MESSAGES,
   ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_OUTPUT_MESSAGES,
+  ATTR_GEN_AI_REQUEST_MAX_TOKENS,
+  ATTR_GEN_AI_REQUEST_TEMPERATURE,
   ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_GEN_AI_TOOL_NAME,
   EVENT_EXCEPTION,
 } from '@opentelemetry/semantic-conventions/incubating';
@@ -18,8 +22,9 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.js';
 
-// What the OTLP/protobuf exporter sends for a delegation paused and resumed, and for a tool that
-// fails, as the test's own receiver decodes it, held against the conventions' constants.
+// What the OTLP/protobuf exporter sends for a delegation paused and resumed, for a tool that
+// fails, and for a secret answer with content capture on, as the test's own receiver decodes it,
+// held against the conventions' constants.
 let receiver: OtlpReceiver;
 let tracerProvider: BasicTracerProvider;
 beforeAll(async () => {
@@ -151,5 +156,78 @@ it('a tool error: the call span is an error with its type and exception, and the
     parts: [{ type: 'tool_call_response', id: 'call_charge', is_error: true }],
   });
   expect(JSON.stringify(sent.at(-1))).toContain('card declined');
+  await runtime.close();
+});
+
+it('a secret answer with content capture on: no form of it in any exported span, attribute or event', async () => {
+  const CANARY = 'canary-5b81e2-otlp-q7vz';
+  const runtime = createRuntime({ telemetry: telemetry() });
+  // A careless tool: handed the secret, it returns it in every form it can be written in.
+  const unlock = tool({
+    name: 'unlock_account',
+    description: 'Unlocks the account with a recovery code',
+    input: z.object({}),
+    run: (_input, ctx) =>
+      ctx.answer === undefined ? InputRequest.secret('Recovery code?') : secretInEveryForm(String(ctx.answer)),
+  });
+  const note = tool({
+    name: 'add_note',
+    description: 'Adds a note to the ticket',
+    input: z.object({ text: z.string() }),
+    run: ({ text }) => {
+      throw new Error(`note refused: ${text}`);
+    },
+  });
+  // A model that repeats the secret: in a tool call's arguments, then in its answer.
+  const provider = Object.assign(
+    scriptedProvider([
+      { toolCalls: [{ id: 'call_unlock', name: 'unlock_account', arguments: {} }] },
+      { toolCalls: [{ id: 'call_note', name: 'add_note', arguments: { text: `code was ${CANARY}` } }] },
+      { text: `Unlocked with ${CANARY}.` },
+    ]),
+    { requestParameters: { temperature: 0.2, maxTokens: 512 } },
+  );
+  const support = defineAgent({
+    name: 'support',
+    runtime,
+    provider,
+    instructions: 'You unlock accounts.',
+    actions: { handle: () => ({ message: 'Unlock my account', tools: [unlock, note] }) },
+  });
+  const paused = await support.handle({}).generateNow();
+  const done = await support.handle({}).resumeNow({ checkpoint: paused.checkpoint, answers: { call_unlock: CANARY } });
+  expect(done.status).toBe('completed');
+  const spans = await exported();
+
+  // Every path the secret could take was taken and exported, scrubbed…
+  const unlocked = spans.find(
+    (span) => span.name === 'execute_tool unlock_account' && span.attributes[ATTR_GEN_AI_TOOL_CALL_RESULT],
+  );
+  expect(String(unlocked?.attributes[ATTR_GEN_AI_TOOL_CALL_RESULT])).toContain(
+    '"as_typed":"token [FILTERED] accepted"',
+  );
+  const noted = spans.find((span) => span.name === 'execute_tool add_note')!;
+  expect(noted.attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]).toBe('{"text":"code was [FILTERED]"}');
+  expect(noted.events[0]?.attributes['exception.message']).toBe('note refused: code was [FILTERED]');
+  const lastChat = spans.filter((span) => span.name.startsWith('chat')).at(-1)!;
+  expect(String(lastChat.attributes[ATTR_GEN_AI_OUTPUT_MESSAGES])).toContain('Unlocked with [FILTERED].');
+  expect(String(lastChat.attributes[ATTR_GEN_AI_INPUT_MESSAGES])).toContain('token [FILTERED] accepted');
+  expect(lastChat.attributes[`${OI.LLM_OUTPUT_MESSAGES}.0.${OI.MESSAGE_CONTENT}`]).toBe('Unlocked with [FILTERED].');
+  // …with the request parameters the adapter sent, on every model call…
+  expect(lastChat.attributes).toMatchObject({
+    [ATTR_GEN_AI_REQUEST_TEMPERATURE]: 0.2,
+    [ATTR_GEN_AI_REQUEST_MAX_TOKENS]: 512,
+  });
+  expect(JSON.parse(String(lastChat.attributes[OI.LLM_INVOCATION_PARAMETERS]))).toEqual({
+    temperature: 0.2,
+    maxTokens: 512,
+  });
+  // …and no form of the secret (as typed, any case, escaped, encoded, 8 characters of it in a row)
+  // is in any span as decoded, nor in any byte the exporter sent.
+  const decoded = JSON.stringify(
+    spans.map(({ name, attributes, events, links, status }) => ({ name, attributes, events, links, status })),
+  );
+  expect(secretFormsIn(decoded, CANARY)).toEqual([]);
+  for (const { body } of receiver.exportsReceived()) expect(secretFormsIn(body.toString('utf8'), CANARY)).toEqual([]);
   await runtime.close();
 });

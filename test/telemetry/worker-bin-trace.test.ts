@@ -1,7 +1,8 @@
+import { SemanticConventions as OI, OpenInferenceSpanKind } from '@arizeai/openinference-semantic-conventions';
 import { natsBus } from '@interlude/bus';
 import { createRuntime, type Runtime } from '@interlude/core';
 import { createRefundScenario } from '@interlude/core/testing';
-import { openTelemetry, secretScrubbingProcessor } from '@interlude/telemetry';
+import { openTelemetry, secretScrubbingProcessor, semconv } from '@interlude/telemetry';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -12,6 +13,8 @@ import {
   ATTR_GEN_AI_INPUT_MESSAGES,
   ATTR_GEN_AI_OUTPUT_MESSAGES,
   ATTR_GEN_AI_REQUEST_STREAM,
+  ATTR_GEN_AI_SYSTEM_INSTRUCTIONS,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
   ATTR_GEN_AI_TOOL_CALL_RESULT,
   ATTR_GEN_AI_TOOL_DEFINITIONS,
 } from '@opentelemetry/semantic-conventions/incubating';
@@ -28,6 +31,9 @@ let tracerProvider: NodeTracerProvider;
 let runtime: Runtime;
 let worker: WorkerBin;
 const queue = `traced-${process.pid}-${Date.now().toString(36)}`;
+// A deployment of its own on the shared server: the worker's gauge of questions waiting reads
+// this deployment's pending view, which no other file's pauses reach.
+const prefix = `traced${process.pid.toString(36)}${Date.now().toString(36)}`;
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
@@ -41,12 +47,13 @@ beforeAll(async () => {
   // Registered, as an application's tracing setup does: the context manager carries the caller's span.
   tracerProvider.register();
   runtime = createRuntime({
-    bus: natsBus({ servers: inject('natsUrl'), name: 'traced-web' }),
+    bus: natsBus({ servers: inject('natsUrl'), name: 'traced-web', prefix }),
     telemetry: openTelemetry({ tracerProvider, captureContent: true, openInference: true }),
   });
   worker = startWorkerBin('telemetry/fixtures/traced-worker-agents.ts', {
     NATS_URL: inject('natsUrl'),
     INTERLUDE_QUEUE: queue,
+    INTERLUDE_PREFIX: prefix,
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
     OTEL_SERVICE_NAME: 'support-worker',
@@ -72,6 +79,25 @@ afterAll(async () => {
 it("puts the worker bin's resumed run in the caller's trace, in the same conversation as the paused run", async () => {
   const support = defineSupport(runtime, createRefundScenario().replies);
   const paused = await support.handle({ ticketId: 42 }).generateNow();
+  // The worker, which never saw this pause, reports its question waiting: read from the pending view.
+  const waitingInWorker = (value: number, after = 0) =>
+    waitUntil(
+      async () =>
+        receiver
+          .metricPoints()
+          .slice(after)
+          .some(
+            (point) =>
+              point.name === semconv.METRIC_INTERLUDE_INPUT_REQUESTS_WAITING &&
+              point.resource['service.name'] === 'support-worker' &&
+              point.attributes[ATTR_GEN_AI_AGENT_NAME] === 'support' &&
+              point.value === value,
+          ),
+      `the worker's gauge at ${value}`,
+      { timeoutMs: 15_000 },
+    );
+  await waitingInWorker(1);
+  const beforeResume = receiver.metricPoints().length;
   // The caller resumes from inside its own span (a request handler): the job carries its traceparent.
   const caller = tracerProvider.getTracer('web').startSpan('POST /tickets/42/approve');
   await context.with(
@@ -96,8 +122,8 @@ it("puts the worker bin's resumed run in the caller's trace, in the same convers
       progress: () => worker.errors(),
     },
   );
-  // The bin exports the GenAI client metrics with its own: the resumed run's one model call, and the
-  // question it took up (-1 here, +1 in the web process that paused: 0 waiting, summed).
+  // The bin exports the GenAI client metrics with its own: the resumed run's one model call; and
+  // the question, answered, no longer waits.
   const fromWorker = (name: string, attributes: Record<string, unknown> = {}) =>
     receiver.waitForMetric(
       (point) =>
@@ -113,7 +139,7 @@ it("puts the worker bin's resumed run in the caller's trace, in the same convers
     attributes: { 'gen_ai.provider.name': 'scripted', 'gen_ai.request.model': 'scripted-1' },
   });
   expect(await fromWorker('gen_ai.client.operation.duration')).toMatchObject({ kind: 'histogram', count: 1 });
-  expect(await fromWorker('interlude.input_requests.waiting')).toMatchObject({ value: -1 });
+  await waitingInWorker(0, beforeResume);
   // The bin batches: its spans all arrive by the time it has flushed on SIGTERM.
   worker.process.kill('SIGTERM');
   expect(await worker.exited).toBe(0);
@@ -144,7 +170,7 @@ it("puts the worker bin's resumed run in the caller's trace, in the same convers
   expect(ours).toHaveLength(7);
   for (const span of ours) {
     expect(span.attributes[ATTR_GEN_AI_CONVERSATION_ID]).toBe('ticket-42');
-    expect(span.attributes['session.id']).toBe('ticket-42');
+    expect(span.attributes[OI.SESSION_ID]).toBe('ticket-42');
   }
   expect(root.attributes[ATTR_GEN_AI_AGENT_NAME]).toBe('support');
   expect(JSON.parse(String(root.attributes[ATTR_GEN_AI_INPUT_MESSAGES]))).toEqual([
@@ -153,7 +179,7 @@ it("puts the worker bin's resumed run in the caller's trace, in the same convers
   expect(JSON.parse(String(root.attributes[ATTR_GEN_AI_OUTPUT_MESSAGES]))).toEqual([
     { role: 'assistant', parts: [{ type: 'text', content: 'Done.' }], finish_reason: 'completed' },
   ]);
-  expect(root.attributes['output.value']).toBe('Done.');
+  expect(root.attributes[OI.OUTPUT_VALUE]).toBe('Done.');
   const chat = workerSpans.find((span) => span.name === 'chat scripted-1')!;
   expect(chat.attributes[ATTR_GEN_AI_REQUEST_STREAM]).toBe(false);
   expect(String(chat.attributes[ATTR_GEN_AI_TOOL_DEFINITIONS])).toContain('"name":"issue_refund"');
@@ -164,7 +190,49 @@ it("puts the worker bin's resumed run in the caller's trace, in the same convers
       { type: 'tool_call_response', id: 'call_refund', response: '{"refunded":30}' },
     ],
   });
-  expect(chat.attributes['openinference.span.kind']).toBe('LLM');
+  expect(chat.attributes[OI.OPENINFERENCE_SPAN_KIND]).toBe(OpenInferenceSpanKind.LLM);
   const tool = workerSpans.find((span) => span.name === 'execute_tool issue_refund')!;
   expect(tool.attributes[ATTR_GEN_AI_TOOL_CALL_RESULT]).toBe('{"refunded":30}');
+
+  // The paused half, in this process: the question asked, the content up to it.
+  const json = (value: unknown) => JSON.parse(String(value)) as unknown;
+  const instructions = [{ type: 'text', content: 'You resolve support tickets.' }];
+  expect(pausedRoot.attributes).toMatchObject({
+    [semconv.ATTR_AGENT_AWAITING_INPUT]: true,
+    [OI.OPENINFERENCE_SPAN_KIND]: OpenInferenceSpanKind.AGENT,
+    [OI.INPUT_VALUE]: 'Resolve support ticket 42',
+  });
+  expect(json(pausedRoot.attributes[ATTR_GEN_AI_INPUT_MESSAGES])).toEqual([
+    { role: 'user', parts: [{ type: 'text', content: 'Resolve support ticket 42' }] },
+  ]);
+  expect(json(pausedRoot.attributes[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS])).toEqual(instructions);
+  expect(pausedRoot.attributes).not.toHaveProperty(ATTR_GEN_AI_OUTPUT_MESSAGES);
+  const pausedChat = spans.find((span) => span.name === 'chat scripted-1' && span.traceId === pausedRoot.traceId)!;
+  expect(json(pausedChat.attributes[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS])).toEqual(instructions);
+  expect(json(pausedChat.attributes[ATTR_GEN_AI_OUTPUT_MESSAGES])).toEqual([
+    {
+      role: 'assistant',
+      parts: [
+        { type: 'text', content: 'Let me check the order.' },
+        { type: 'tool_call', id: 'call_lookup', name: 'lookup_order', arguments: { order_id: 42 } },
+        { type: 'tool_call', id: 'call_refund', name: 'issue_refund', arguments: { order_id: 42, amount: 30 } },
+      ],
+      finish_reason: 'tool_use',
+    },
+  ]);
+  expect(pausedChat.attributes).toMatchObject({
+    [`${OI.LLM_INPUT_MESSAGES}.0.${OI.MESSAGE_ROLE}`]: 'system',
+    [`${OI.LLM_INPUT_MESSAGES}.0.${OI.MESSAGE_CONTENT}`]: 'You resolve support tickets.',
+    [`${OI.LLM_INPUT_MESSAGES}.1.${OI.MESSAGE_CONTENT}`]: 'Resolve support ticket 42',
+    [`${OI.LLM_OUTPUT_MESSAGES}.0.${OI.MESSAGE_TOOL_CALLS}.1.${OI.TOOL_CALL_FUNCTION_NAME}`]: 'issue_refund',
+  });
+  // The resumed call is sent the same instructions, from the other process.
+  expect(json(chat.attributes[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS])).toEqual(instructions);
+  const refundAsked = spans.find(
+    (span) => span.name === 'execute_tool issue_refund' && span.traceId === pausedRoot.traceId,
+  )!;
+  expect(refundAsked.attributes).toMatchObject({
+    [semconv.ATTR_AGENT_AWAITING_INPUT]: true,
+    [ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]: '{"order_id":42,"amount":30}',
+  });
 }, 60_000);

@@ -14,8 +14,8 @@ import type { NatsNames } from './subjects.js';
  * the stream `INTERLUDE_CLAIMS`, which keeps one message per subject and refuses any later one
  * (`discard_new_per_subject`). The stream leader decides in log order, so of two writes to a
  * slot exactly one is stored, on nats-server 2.9.10 with three replicas as on current servers;
- * an expected-sequence header, which 2.9 does not enforce on replicated streams, decides
- * nothing here. Reads ask the leader. A write retried after its answer was lost carries the same
+ * an expected-sequence header, which is not serialized on replicated streams before 2.9.21
+ * (nats-server issue 4320), decides nothing here. Reads ask the leader. A write retried after its answer was lost carries the same
  * message id: stored once, and answered as stored. With a codec, the checkpoint of a pause and the
  * error of a failure are sealed; kinds, holders, epochs and tool names stay readable.
  */

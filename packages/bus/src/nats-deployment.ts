@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { InterludeError } from '@interlude/core';
+import { deploymentRecordSchema } from '@interlude/core/contract';
 import type { JetStreamManager } from '@nats-io/jetstream';
 import { headers as createHeaders } from '@nats-io/transport-node';
 import { EXPECTED_LAST_SUBJECT_SEQUENCE_HEADER, type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
@@ -27,15 +29,22 @@ export async function readDeploymentId(
   const read = async () => {
     const stored = await retryTransient(() => manager.streams.getMessage(stream, { last_by_subj: subject }), retry);
     if (stored === null) return undefined;
-    const value = decodeJson<{ deployment_id?: unknown }>(stored.data).deployment_id;
-    return typeof value === 'string' && value.length > 0 ? value : undefined;
+    const parsed = deploymentRecordSchema.safeParse(decodeJson<unknown>(stored.data));
+    // Written once and never replaced: a record of another shape is no deployment this release can join.
+    if (!parsed.success) {
+      throw new InterludeError(
+        'invalid_deployment_record',
+        `The record under ${subject} is not a version 1 deployment record: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'record'}: ${issue.message}`).join('; ')}`,
+      );
+    }
+    return parsed.data.deployment_id;
   };
   const existing = await read();
   if (existing !== undefined) return existing;
   const headers = createHeaders();
   headers.set(MSG_ID_HEADER, DEPLOYMENT_KEY);
   headers.set(EXPECTED_LAST_SUBJECT_SEQUENCE_HEADER, '0');
-  const candidate = encodeJson({ deployment_id: `dep_${randomUUID().replaceAll('-', '')}` });
+  const candidate = encodeJson({ version: 1, deployment_id: `dep_${randomUUID().replaceAll('-', '')}` });
   try {
     await retryTransient(() => requests.publish(subject, candidate, headers), retry);
   } catch (error) {

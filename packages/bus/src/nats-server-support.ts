@@ -3,8 +3,8 @@ import { BusConnectionError } from './bus-connection-error.js';
 
 /**
  * The oldest nats-server the bus runs on: 2.9.0 brought the direct gets, per-subject discard and
- * consumer features it uses. Revision-checked writes are not enforced on replicated streams
- * before 2.9.21, which is why claims are decided by write-once subjects (enforced on every 2.9)
+ * consumer features it uses. Revision-checked writes are not serialized on replicated streams
+ * before 2.9.21 (nats-server issue 4320), which is why claims are decided by write-once subjects (enforced on every 2.9)
  * rather than by expected revisions: Debian's 2.9.10 is as safe as a current server.
  */
 export const MINIMUM_SERVER_VERSION = '2.9.0';

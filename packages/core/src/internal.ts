@@ -18,6 +18,7 @@ export type {
   ClaimSlot,
   ClaimWrite,
   DeadLetter,
+  Enqueued,
   EventHandler,
   EventSelector,
   InputTimer,

@@ -15,12 +15,13 @@ export interface ConsumerPosition {
  * state older than its stream's: a job acknowledged (and so removed) just before the kill comes
  * back as pending, a redelivery finds no message and tries again for good, and the ack floor
  * never passes it (seen: ack pending 4, redelivered 4, ack floor 1, 32 acknowledged jobs kept).
- * Later servers drop such entries themselves. The candidates are the stream's interior deleted
+ * The candidates are the stream's interior deleted
  * sequences between the ack floor and the last delivered: nothing is there to run, so
  * acknowledging them loses nothing, and for a sequence the consumer does not count as pending
  * (any other deleted message) the acknowledgement is a no-op. Returns how many were sent.
  *
- * Lets go with `sweepAcknowledgedJobs`, which runs it: test/bus/vanished-jobs.test.ts shows the
+ * Lets go with `sweepAcknowledgedJobs`, which runs it (no server version is known to make either
+ * unneeded): test/bus/vanished-jobs.test.ts shows the
  * 2.9 state (a pending entry for a job the stream lost) and would show a server that has none.
  */
 export async function releaseVanishedJobs(

@@ -30,9 +30,9 @@ export function acknowledgedUpTo(info: ConsumerState): number {
  * (after `releaseVanishedJobs`, which lets the floor move past jobs the stream lost). Returns how
  * many were deleted. Safe from many workers at once: deleting a deleted message is a no-op answer.
  *
- * Lets go with: a server that removes every acknowledged job across SIGKILLs under load; no fixed
- * version is known yet (work-queue messages kept after their acks are still reported against
- * 2.12). To try one, run test/reliability/job-server-restarts.test.ts ("0 job messages left
+ * Lets go with: unknown. nats-server 2.10.14 fixed edge cases that left orphan messages in work
+ * queues (nats-server PR 5227), and work-queue and ack-floor fixes kept coming in later releases,
+ * but no release is known to keep none across SIGKILLs under load. To try one, run test/reliability/job-server-restarts.test.ts ("0 job messages left
  * behind") against it with the sweep turned off (`sweep` not passed to the job consumer).
  */
 export async function sweepAcknowledgedJobs(

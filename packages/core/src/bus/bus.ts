@@ -277,6 +277,8 @@ export interface Job {
   answers?: Record<string, unknown>;
   /** W3C trace context of whoever enqueued it. */
   traceparent?: string;
+  /** The conversation of the generation that enqueued it, if one did: the job's run joins it. */
+  conversation_id?: string;
   /** The resume a pause's deadline makes (`RunControl.expiring`): the answers are the expiry outcomes. */
   expiry?: true;
   /** Which key signed it (the first 8 hex digits of the key's SHA-256). */
@@ -322,8 +324,18 @@ export interface DeadLetter {
   time: string;
 }
 
+/** What an enqueue did: stored the job, or found a job of the same id there already (and stored nothing). */
+export interface Enqueued {
+  /**
+   * A job with this id was enqueued before and is still known to the queue: `memoryBus()` while it
+   * waits or runs, `natsBus()` for the jobs stream's duplicate window (an hour by default).
+   */
+  duplicate: boolean;
+}
+
 export interface JobQueue {
-  enqueue(queue: string, job: Job, headers?: Record<string, string>): Promise<void>;
+  /** Stores a job for a worker; a job whose id the queue still knows is stored once (`duplicate`). */
+  enqueue(queue: string, job: Job, headers?: Record<string, string>): Promise<Enqueued>;
   /**
    * Runs `handler` for each job, at most `concurrency` at a time. A job is answered as its
    * handler's verdict says (acknowledged when it resolves with none), redelivered when it rejects

@@ -170,6 +170,9 @@ function createMemoryJobQueue(maxDeliveries: number): JobQueue {
   const queues = new Map<string, QueuedJob[]>();
   const wakers = new Map<string, Set<() => void>>();
   const dead = new Map<string, DeadLetter[]>();
+  // The ids of jobs waiting or running: one enqueued again meanwhile is stored once, as JetStream's
+  // deduplication stores a message id once.
+  const known = new Set<string>();
 
   function refuse(queue: string, queued: QueuedJob, reason: DeadLetter['reason']): void {
     const letters = dead.get(queue) ?? [];
@@ -191,10 +194,13 @@ function createMemoryJobQueue(maxDeliveries: number): JobQueue {
 
   return {
     async enqueue(queue, job, headers = {}) {
+      if (known.has(job.id)) return { duplicate: true };
+      known.add(job.id);
       const list = queues.get(queue) ?? [];
       list.push({ job: structuredClone(job), headers: { ...headers }, attempt: 0 });
       queues.set(queue, list);
       wake(queue);
+      return { duplicate: false };
     },
     async consume(queue, handler, { concurrency }) {
       return startConsumer(queue, handler, concurrency);
@@ -217,11 +223,15 @@ function createMemoryJobQueue(maxDeliveries: number): JobQueue {
           .then(
             (verdict) => {
               // Done or abandoned: gone from the queue. Refused: kept among the dead letters.
+              known.delete(queued.job.id);
               if (verdict?.verdict === 'refuse') refuse(queue, queued, verdict.reason);
             },
             (error: unknown) => {
               if (queued.attempt < maxDeliveries) list.push(queued);
-              else refuse(queue, queued, tooManyDeliveries(queued.attempt, error));
+              else {
+                known.delete(queued.job.id);
+                refuse(queue, queued, tooManyDeliveries(queued.attempt, error));
+              }
             },
           )
           .finally(() => {

@@ -19,6 +19,10 @@ export const jobSchema = z
       .exactOptional()
       .describe('A resume job: the answers by `tool_call_id`.'),
     traceparent: z.string().exactOptional().describe('W3C trace context of whoever enqueued it.'),
+    conversation_id: z
+      .string()
+      .exactOptional()
+      .describe('The conversation (`gen_ai.conversation.id`) of the generation that enqueued it, if one did.'),
     expiry: z.literal(true).exactOptional().describe("The resume a pause's deadline makes."),
     key_id: z.string().exactOptional().describe("The signing key's id: the first 8 hex digits of its SHA-256."),
     signature: z
@@ -40,7 +44,9 @@ export const checkpointRecordSchema = z
   .meta({ id: 'CheckpointRecord' });
 
 /** The checkpoint bucket's key `interlude-deployment`: the deployment's id, the default audience of checkpoints. */
-export const deploymentRecordSchema = z.object({ deployment_id: z.string() }).meta({ id: 'DeploymentRecord' });
+export const deploymentRecordSchema = z
+  .object({ version: z.literal(1), deployment_id: z.string().min(1) })
+  .meta({ id: 'DeploymentRecord' });
 
 /** One paused generation, as the pending index keeps it, keyed by generation id. */
 export const pendingRecordSchema = z

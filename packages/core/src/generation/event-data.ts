@@ -33,7 +33,7 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
     case 'model_responded': {
       const response = context.lastResponse;
       return {
-        messages: context.unreported,
+        messages: context.messages.slice(response?.reportFrom ?? context.reportedTo, context.reportedTo),
         tool_calls: response?.toolCalls ?? [],
         text: response?.text ?? '',
         finish_reason: response?.finishReason ?? 'other',
@@ -71,7 +71,7 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
       return {
         tool_turns: context.toolTurns,
         max_tool_turns: context.limits.maxToolTurns,
-        messages: context.unreported,
+        messages: context.messages.slice(context.reportedTo),
       };
     case 'completed':
       return {

@@ -22,8 +22,12 @@ export interface GenerationContext {
   identity: GenerationIdentity;
   limits: RunLimits;
   messages: ProviderMessage[];
-  /** Appended since the last event that reported appended messages. */
-  unreported: ProviderMessage[];
+  /**
+   * How many of `messages` an event has carried: those after it are unreported (the turn's results,
+   * until the next model response's event carries them). A count rather than a list, so a step
+   * copies no array to keep it.
+   */
+  reportedTo: number;
   toolTurns: number;
   toolChoice: ToolChoice | undefined;
   toolChoiceCleared: boolean;
@@ -65,6 +69,8 @@ export interface LastResponse {
   text: string;
   /** The text of the whole model turn, continuations included (`turnTextOf`). */
   turnText: string;
+  /** Where in `messages` the messages its `model_responded` event carries start (they end at `reportedTo`). */
+  reportFrom: number;
   /** The provider paused its own turn and asked to be continued. */
   continuation?: true;
   finishReason: FinishReason;
@@ -84,7 +90,7 @@ export type StartingFacts = Pick<GenerationContext, 'identity' | 'limits' | 'mes
  */
 export function startingContext(facts: StartingFacts): GenerationContext {
   return {
-    unreported: [],
+    reportedTo: facts.messages.length,
     toolTurns: 0,
     toolChoiceCleared: false,
     continuations: 0,
@@ -123,13 +129,17 @@ export function decide(
   return 'done';
 }
 
-/** Folds one model response into the context, with what it leads to. */
+/**
+ * Folds one model response into the context, with what it leads to, and marks every message so far
+ * reported: the `model_responded` event published on the same transition carries the unreported
+ * ones (`lastResponse.reportFrom` to `reportedTo`).
+ */
 export function applyModelResponse(context: GenerationContext, response: ModelResponse): Partial<GenerationContext> {
-  const messages = [...context.messages, ...response.messages];
-  const unreported = [...context.unreported, ...response.messages];
+  const messages = context.messages.concat(response.messages);
   const lastResponse: LastResponse = {
     text: response.text,
     turnText: turnTextOf(context, response),
+    reportFrom: context.reportedTo,
     ...(response.continuation === true && { continuation: true as const }),
     finishReason: response.finishReason,
     toolCalls: response.toolCalls,
@@ -140,7 +150,14 @@ export function applyModelResponse(context: GenerationContext, response: ModelRe
   const usedForcedTool =
     isForced(context.toolChoice) && response.toolCalls.some((call) => matchesChoice(context.toolChoice, call));
   const toolChoiceCleared = context.toolChoiceCleared || usedForcedTool;
-  const base = { messages, unreported, lastResponse, toolChoiceCleared, completedResults: {}, inputRequests: [] };
+  const base = {
+    messages,
+    reportedTo: messages.length,
+    lastResponse,
+    toolChoiceCleared,
+    completedResults: {},
+    inputRequests: [],
+  };
   const decision = decide(context, response);
   switch (decision) {
     case 'exceeded':

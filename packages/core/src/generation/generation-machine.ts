@@ -28,12 +28,8 @@ export interface RunToolsOutput extends DispatchResult {
 
 const noAnswers: ReadonlyMap<string, unknown> = new Map();
 
-/** What every model response does, whichever way it routes: fold it in, report it, mark it reported. */
-const modelResponded = [
-  'foldResponse',
-  { type: 'publish', params: { event: 'model_responded' } },
-  'markReported',
-] as const;
+/** What every model response does, whichever way it routes: fold it in (marking it reported), report it. */
+const modelResponded = ['foldResponse', { type: 'publish', params: { event: 'model_responded' } }] as const;
 
 /** A tool turn that asked the person something: keep what ran and what waits, then announce it. */
 const pausesForInput = ['foldPause', { type: 'publish', params: { event: 'input_requested' } }] as const;
@@ -68,7 +64,6 @@ export const generationMachine = setup({
     foldResponse: assign(({ context, event }) =>
       applyModelResponse(context, (event as unknown as { output: ModelResponse }).output),
     ),
-    markReported: assign({ unreported: () => [] as ProviderMessage[] }),
     foldPause: assign(({ event }) => pausedTurn((event as unknown as { output: RunToolsOutput }).output)),
     foldTurn: assign(({ context, event }) =>
       finishedTurn(context, (event as unknown as { output: RunToolsOutput }).output),
@@ -187,8 +182,8 @@ function pausedTurn(output: RunToolsOutput): Partial<GenerationContext> {
 
 function finishedTurn(context: GenerationContext, output: RunToolsOutput): Partial<GenerationContext> {
   return {
-    messages: [...context.messages, ...output.resultMessages],
-    unreported: [...context.unreported, ...output.resultMessages],
+    // Unreported until the next model response's event carries them (`reportedTo` stays).
+    messages: context.messages.concat(output.resultMessages),
     completedResults: output.completed,
     inputRequests: [],
     approvalToolCalls: [],

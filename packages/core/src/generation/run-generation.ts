@@ -10,7 +10,7 @@ import { isPermanentFailure } from '../runtime/permanent-failure.js';
 import { releaseScrubber, scrubberFor } from '../secrets/generation-secrets.js';
 import type { Scrubber } from '../secrets/scrub.js';
 import { toToolSpec } from '../tool/tool.js';
-import { answerTokensOf } from '../waiting/answer-tokens.js';
+import { lazyAnswerTokens } from '../waiting/answer-tokens.js';
 import { inputExpiredData } from '../waiting/input-expired-data.js';
 import { runMachineToStop } from './bound-machine.js';
 import { createEventPublisher } from './event-publisher.js';
@@ -38,8 +38,11 @@ export async function runGeneration(options: RunOptions): Promise<GenerationResp
   let conversationId: string | undefined;
   try {
     conversationId = conversationIdOf(options.agent, options.params);
-    if (start.kind === 'fresh')
+    if (start.kind === 'fresh') {
       initial.messages = [...(await priorMessages(options.agent, options.params)), ...initial.messages];
+      // `started` carries them all.
+      initial.reportedTo = initial.messages.length;
+    }
     opened = await openToolsets(options.prompt);
   } catch (error) {
     await giveBack(options.lease, error);
@@ -115,8 +118,8 @@ async function runToStop(
     }),
     ...(start.kind === 'resume' &&
       start.checkpoint.traceparent !== undefined && { linkedTraceparent: start.checkpoint.traceparent }),
-    ...(start.kind === 'resume' && !options.nested && { resumedQuestions: start.checkpoint.input_requests.length }),
     ...(options.parentTraceparent !== undefined && { parentTraceparent: options.parentTraceparent }),
+    ...(options.parentConversationId !== undefined && { parentConversationId: options.parentConversationId }),
   });
   let madeToolSignal: AbortSignal | undefined;
   const scope: RunScope = {
@@ -182,20 +185,20 @@ async function runToStop(
     rawFinishReason: context.lastResponse?.rawFinishReason,
     inputRequests: paused ? context.inputRequests.map(askedInputRequest) : [],
     checkpoint,
-    answerTokens: checkpoint === undefined || options.nested ? {} : answerTokensOf(runtime.keys, checkpoint),
+    answerTokens: {},
     messages: context.messages,
     toolTurns: context.toolTurns,
     usage,
     continuationsExceeded: !paused && context.lastResponse?.continuation === true,
   };
   if (checkpoint !== undefined && !options.nested) {
+    lazyAnswerTokens(response, runtime.keys, checkpoint);
     const resuming = start.kind === 'resume';
     await notifyInputRequest(agent, prompt.actionName, options.params, response.inputRequests, checkpoint, resuming);
   }
   trace?.end({
     status,
     output: () => scrubber.text(response.text),
-    ...(paused && !options.nested && { inputRequests: response.inputRequests.length }),
     ...(checkpoint?.input_expires_at !== undefined && { inputExpiresAt: checkpoint.input_expires_at }),
   });
   return response;

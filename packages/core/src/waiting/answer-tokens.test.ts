@@ -39,6 +39,28 @@ const codeOf = async (promise: Promise<unknown>) =>
   );
 
 describe('answer tokens', () => {
+  it('are those of the pause however late they are first read, in JSON.stringify and spreads too', async () => {
+    const { runtime, agent } = desk();
+    const paused = await agent.handle({}).generateNow();
+    const asked = paused.checkpoint?.input_requests[0];
+    if (paused.checkpoint === undefined || asked === undefined) throw new Error('the generation did not pause');
+    // An app that edits its copy of the checkpoint before it reads the tokens gets the pause's tokens still.
+    paused.checkpoint.claim_slot = 7;
+    asked.tool_call_id = 'call_other';
+    asked.kind = 'text';
+    const serialized = JSON.parse(JSON.stringify(paused)) as { answerTokens: Record<string, string> };
+    const token = serialized.answerTokens['call_ask'] as string;
+    expect(Object.keys(serialized.answerTokens)).toEqual(['call_ask']);
+    expect(verifyAnswerToken(runtime.keys, token)).toMatchObject({
+      toolCallId: 'call_ask',
+      kind: 'confirm',
+      claimSlot: 0,
+    });
+    expect({ ...paused }.answerTokens).toEqual(serialized.answerTokens);
+    paused.answerTokens = {};
+    expect(paused.answerTokens).toEqual({});
+  });
+
   it('come with a paused response, URL-safe, naming the generation, the call and the kind, and never on the bus', async () => {
     const { runtime, agent } = desk();
     const seen: string[] = [];

@@ -2,6 +2,7 @@ import type { Checkpoint } from '../checkpoint/checkpoint.js';
 import { verifyCheckpoint } from '../checkpoint/sign-checkpoint.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { TrustError } from '../errors/trust-error.js';
+import type { GenerationResponse } from '../generation/generation-response.js';
 import type { InputRequestJSON } from '../input-request/input-request.js';
 import type { Runtime } from '../runtime/runtime.js';
 import {
@@ -36,6 +37,31 @@ export function answerTokensOf(
     tokens[request.tool_call_id] = tokenFor(keys, checkpoint, request, now + DEFAULT_ANSWER_TOKEN_TTL_MS);
   }
   return tokens;
+}
+
+/**
+ * `response.answerTokens`, signed when first read (by the app, `JSON.stringify`, a spread) and
+ * issued as of the pause: each token is an HMAC and a SHA-256 of canonical JSON, which a pause
+ * whose app never reads them (most answer by checkpoint or by id) would pay for nothing.
+ */
+export function lazyAnswerTokens(
+  response: GenerationResponse,
+  keys: CheckpointKeys | undefined,
+  checkpoint: Checkpoint,
+): void {
+  const pausedAt = Date.now();
+  // As paused: what the app does to `response.checkpoint` before reading them changes no token.
+  const asked = { ...checkpoint, input_requests: checkpoint.input_requests.map((request) => ({ ...request })) };
+  const settle = (value: Record<string, string>) => {
+    Object.defineProperty(response, 'answerTokens', { value, writable: true, enumerable: true, configurable: true });
+    return value;
+  };
+  Object.defineProperty(response, 'answerTokens', {
+    get: () => settle(answerTokensOf(keys, asked, pausedAt)),
+    set: settle,
+    enumerable: true,
+    configurable: true,
+  });
 }
 
 /**

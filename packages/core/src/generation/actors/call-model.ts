@@ -107,7 +107,7 @@ function forwardAbort(runSignal: AbortSignal | undefined) {
  */
 function replayed(logged: EventData['model_responded'], context: GenerationContext): ModelResponse {
   return {
-    messages: logged.messages.slice(context.unreported.length),
+    messages: logged.messages.slice(context.messages.length - context.reportedTo),
     toolCalls: logged.tool_calls,
     text: logged.text,
     finishReason: logged.finish_reason,
