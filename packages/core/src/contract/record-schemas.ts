@@ -103,6 +103,13 @@ export const inputTimerSchema = z
     action: z.string(),
     claim_slot: z.number(),
     due_at: z.string(),
+    key_id: z.string().exactOptional().describe("The signing key's id: the first 8 hex digits of its SHA-256."),
+    signature: z
+      .string()
+      .exactOptional()
+      .describe(
+        'base64url (43 characters) of HMAC-SHA256("interlude/timer/v1\\n" + canonical JSON of every other field, `key_id` included). A timer that does not verify is dropped, never met. Its message id is `<generation_id>:<claim_slot>:` and the first 16 characters of the signature.',
+      ),
   })
   .meta({ id: 'InputTimer' });
 
