@@ -30,9 +30,9 @@ export type {
   JobQueue,
   JobVerdict,
   LoggedEventHandler,
+  PendingEntry,
   PendingIndex,
   PendingRecord,
-  PendingRecordFilter,
   StoredCheckpoint,
   TimerQueue,
 } from './bus/bus.js';
@@ -41,6 +41,7 @@ export { EVENT_NAMES, EVENT_VERSION, type EventData, type EventOf } from './bus/
 export { epochOf, latestEpochs } from './bus/latest-epochs.js';
 export { createMemoryBus, type MemoryBusOptions, tooManyDeliveries } from './bus/memory-bus.js';
 export { readPosition } from './bus/memory-event-stream.js';
+export { signTimer, timerMessageId, timerRefusal } from './bus/sign-timer.js';
 export { createStopBound, type StopBound } from './bus/stop-bound.js';
 export {
   CHECKPOINT_KEYS,

@@ -3,4 +3,3 @@ export * as openinference from './openinference-names.js';
 export { observeQuestionsWaiting, type QuestionsWaiting } from './questions-waiting.js';
 export { secretScrubbingProcessor } from './secret-scrubbing-processor.js';
 export * as semconv from './semconv.js';
-export { formatTraceparent, parseTraceparent } from './traceparent.js';

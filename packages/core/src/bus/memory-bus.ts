@@ -1,4 +1,5 @@
 import { nestsDeeperThan } from '../json/nesting-depth.js';
+import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
 import type {
   Bus,
   CheckpointStore,
@@ -47,6 +48,8 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   const checkpoints = createMemoryCheckpointStore();
   const claims = createBindableClaimLog();
   const pending = createMemoryPendingIndex();
+  let timerKeys: CheckpointKeys | undefined;
+  let keysBound = false;
   const completed = new Set<string>();
   // Completion order as a queue with a moving head: taking the oldest off a Set with
   // `values().next()` walks past every entry deleted before it, which grows with every completion.
@@ -73,7 +76,12 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   return {
     shared: false,
     // A runtime binding its keys moves the bus to the process's one claim log (`process-claim-logs.ts`).
-    useKeys: (keys) => claims.useKeys(keys),
+    useKeys(keys) {
+      claims.useKeys(keys);
+      // The first runtime's keys sign and check the timers, as they choose the claim log.
+      if (!keysBound) timerKeys = keys;
+      keysBound = true;
+    },
     async publish(event) {
       if (seen.has(event.id)) return;
       seen.add(event.id);
@@ -121,7 +129,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     checkpoints,
     claims,
     jobs: createMemoryJobQueue(options.maxDeliveries ?? 5),
-    timers: createMemoryTimerQueue(),
+    timers: createMemoryTimerQueue(() => timerKeys),
     pending,
     // Nothing to lose touch with: it lives in this process.
     async health() {
