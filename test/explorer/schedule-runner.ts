@@ -98,6 +98,8 @@ interface Tracked {
   touched: number;
   /** When its first question can first have expired (it started then, plus its deadline). */
   expiresAfter?: number;
+  /** Its start failed (the caller was told): nothing of it is judged. */
+  notStarted?: boolean;
 }
 
 /** What one schedule showed. */
@@ -224,9 +226,16 @@ export async function runSchedule(
         if (step.variant.expiresInMs !== undefined) tracked.expiresAfter = Date.now() + step.variant.expiresInMs;
         if (step.preemptTimers === true) {
           tracked.causes.push('keyless-timer-preempts');
-          await world.keyless.preemptTimers(tracked.id);
+          // The forger's own publish meeting a restarting server is lost, as a client's would be; the start goes on.
+          await world.keyless.preemptTimers(tracked.id).catch(refused);
         }
-        await perform(tracked, false, () => world.start(tracked.params, tracked.id));
+        // A start refused by a restarting server started nothing, as its caller was told: not judged.
+        await perform(tracked, false, () =>
+          world.start(tracked.params, tracked.id).catch((error: unknown) => {
+            tracked.notStarted = true;
+            throw error;
+          }),
+        );
         return;
       }
       case 'answer':
@@ -428,6 +437,7 @@ export async function runSchedule(
     for (const tracked of generations) {
       if (tracked === undefined) continue;
       const events = await read(() => world.runtime.bus.events(tracked.id, { everyEpoch: true }));
+      if (tracked.notStarted === true && events.length === 0) continue;
       await checkEnded(tracked, events, listed);
       checkOwnEvents(tracked, events);
       for (const pause of [1, 2]) {
