@@ -11,6 +11,10 @@ import type { KnownRow } from './known-failures.js';
 import type { PendingForgery, Schedule, Step } from './schedule.js';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/** The person's desk lists its own agent's questions, as a desk would: the filter is the checkpoint's to apply. */
+const DESK = { agent: 'desk' } as const;
+/** A peek reads the whole list or the desk's, by the seed. */
+const peekFilter = (seed: number) => (seed % 2 === 0 ? {} : DESK);
 
 /** A client holding no key (neither the checkpoint key nor a payload key), writing records. */
 export interface KeylessClient {
@@ -190,7 +194,7 @@ export async function runSchedule(
   };
   /** What the person answers: what `pending()` shows, else (a stale link) the latest question by id. */
   const answersFor = async (target: Tracked) => {
-    const listed = (await world.runtime.pending()).find((entry) => entry.generationId === target.id);
+    const listed = (await world.runtime.pending(DESK)).find((entry) => entry.generationId === target.id);
     if (listed !== undefined) return decide(target.id, listed.inputRequests);
     const asked = (await world.runtime.bus.events(target.id)).filter((event) => event.event === 'input_requested');
     return { [`call_pay_${Math.max(1, asked.length)}`]: !target.params.variant.dangerous };
@@ -382,7 +386,7 @@ export async function runSchedule(
     const busyBefore = new Set(
       generations.filter((tracked) => tracked !== undefined && busy(tracked)).map((t) => t.id),
     );
-    const listing = await world.runtime.pending();
+    const listing = await world.runtime.pending(peekFilter(schedule.seed));
     checkListedOnce(listing.map((entry) => entry.generationId));
     for (const entry of listing) {
       const tracked = byId.get(entry.generationId);
@@ -426,7 +430,7 @@ export async function runSchedule(
     await settle();
     const listed = new Set<string>();
     for (const runtime of runtimes()) {
-      const listing = (await read(() => runtime.pending())).map((entry) => entry.generationId);
+      const listing = (await read(() => runtime.pending(DESK))).map((entry) => entry.generationId);
       checkListedOnce(listing);
       for (const id of listing) listed.add(id);
     }
@@ -478,7 +482,7 @@ export async function runSchedule(
 
   /** The operator answers every generation of this schedule that `runtime` lists. */
   async function answerListed(runtime: Runtime): Promise<void> {
-    for (const entry of await read(() => runtime.pending())) {
+    for (const entry of await read(() => runtime.pending(DESK))) {
       const tracked = byId.get(entry.generationId);
       if (tracked === undefined) continue;
       const answers = await decide(tracked.id, entry.inputRequests);
