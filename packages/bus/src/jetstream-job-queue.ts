@@ -61,7 +61,7 @@ export function createJetStreamJobQueue(
         messageHeaders.set('traceparent', job.traceparent);
       }
       const data = encodeJson(sealJob(sealer, job));
-      await retryTransient(() => requests.publish(subject, data, messageHeaders), callerRetry);
+      await retryTransient((timeoutMs) => requests.publish(subject, data, messageHeaders, timeoutMs), callerRetry);
     },
 
     async consume(queue: string, handler: JobHandler, options: { concurrency: number }): Promise<JobConsumer> {

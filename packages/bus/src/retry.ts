@@ -62,13 +62,19 @@ export function callerRetryOptions(retry: RetryOptions, giveUpAfterMs: number): 
  * open. Only safe for idempotent operations: a publish with a message id, a KV put, a
  * revision-checked update whose outcome is checked again by the caller.
  */
-export async function retryTransient<T>(operation: () => Promise<T>, options: RetryOptions): Promise<T> {
+export async function retryTransient<T>(
+  operation: (attemptTimeoutMs: number | undefined) => Promise<T>,
+  options: RetryOptions,
+): Promise<T> {
   let delay = options.initialDelayMs ?? 50;
   const maxDelay = options.maxDelayMs ?? 1_000;
   const giveUpAt = performance.now() + (options.giveUpAfterMs ?? Number.POSITIVE_INFINITY);
   for (;;) {
     try {
-      const attempt = operation();
+      // The attempt's bound goes to the request too, which then forgets it when it is given up on
+      // (`JetStreamRequests`): an abandoned attempt is not sent again after a reconnect, ahead of
+      // the retry that replaces it, to a leader just elected.
+      const attempt = operation(options.attemptTimeoutMs);
       return await (options.attemptTimeoutMs === undefined ? attempt : within(attempt, options.attemptTimeoutMs));
     } catch (error) {
       if (!isTransientNatsError(error) || options.isClosed() || performance.now() >= giveUpAt) throw error;
