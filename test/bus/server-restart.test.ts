@@ -27,8 +27,8 @@ afterAll(async () => {
   await rm(storeDirectory, { recursive: true, force: true });
 });
 
-async function effectCount(): Promise<number> {
-  const text = await readFile(join(storeDirectory, 'effects.jsonl'), 'utf8').catch(() => '');
+async function effectCount(file = 'effects.jsonl'): Promise<number> {
+  const text = await readFile(join(storeDirectory, file), 'utf8').catch(() => '');
   return text.split('\n').filter((line) => line !== '').length;
 }
 
@@ -158,7 +158,8 @@ describe('natsBus across a server restart', () => {
       ),
     );
 
-    await sleep(100);
+    // Killed once the jobs are under way: a tool of one has run, and not every job has finished.
+    await eventually(async () => (await effectCount('worker-effects.jsonl')) > 0, 'a job under way', 20_000);
     await killNatsServer(server);
     expect(outcomes.size).toBeLessThan(queued.length);
     await sleep(700);

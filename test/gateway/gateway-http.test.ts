@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { openTelemetry } from '@interlude/telemetry';
 import { createInMemoryTracing } from '@interlude/telemetry/testing';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -215,6 +216,47 @@ describe('interlude gateway over HTTP, with a worker process on a nats-server of
       body: { answers: { [approval.callId]: true } },
     });
     expect([late.status, late.body.error.code]).toEqual([409, 'cancelled']);
+  });
+
+  it('refuses a token replayed while its answer is still queued (409, one job), and an answer past its question’s deadline (410 expired)', async () => {
+    // Answers through this gateway go to a queue no worker takes: the first stays queued.
+    const idle = await serveGateway(nats.server.url, { queue: `idle-${process.pid}` });
+    try {
+      const approval = await paused('approve');
+      const body = { answers: { [approval.callId]: true } };
+      const first = await call(idle.url, answers(approval.generationId), { credential: approval.token, body });
+      expect(first.status).toBe(202);
+      // One id per pause: the generation and the claim slot its resume takes.
+      expect(first.body.job_id).toMatch(new RegExp(`^answer_${approval.generationId}_\\d+$`));
+      const replayed = await call(idle.url, answers(approval.generationId), { credential: approval.token, body });
+      expect([replayed.status, replayed.body.error.code]).toEqual([409, 'already_resumed']);
+      // Through another gateway (another process, the same queue): the queue still knows the job.
+      const elsewhere = await serveGateway(nats.server.url, { queue: `idle-${process.pid}` });
+      try {
+        const again = await call(elsewhere.url, answers(approval.generationId), { credential: approval.token, body });
+        expect([again.status, again.body.error.code]).toEqual([409, 'already_resumed']);
+      } finally {
+        await elsewhere.close();
+      }
+      // Stored once: each publish crossed the server, and JetStream kept the first.
+      const jobs = await (await jetstreamManager(tap)).streams.info('INTERLUDE_JOBS', {
+        subjects_filter: `interlude.jobs.idle-${process.pid}`,
+      });
+      expect(jobs.state.subjects).toEqual({ [`interlude.jobs.idle-${process.pid}`]: 1 });
+    } finally {
+      await idle.close();
+    }
+
+    const { generationId } = await served.desk.generation('hurry', { expiresInMs: 1_000 }).generateLater({ queue });
+    const [callId] = (await pausedCalls(served.runtime, generationId)) as [string];
+    // An answer the question refuses (400) until its deadline: none is taken before it passes.
+    const late = () =>
+      call(served.url, answers(generationId), {
+        credential: GATEWAY_TEST_KEYS.answerer,
+        body: { answers: { [callId]: 'maybe' } },
+      });
+    await expect.poll(async () => (await late()).status, { timeout: 10_000, interval: 200 }).toBe(410);
+    expect((await late()).body.error.code).toBe('expired');
   });
 
   it('limits each credential to its rate (429 with Retry-After), and allows CORS only from the allow-list', async () => {

@@ -109,10 +109,9 @@ beforeAll(async () => {
       ...tarballs,
       'zod@4.6.7',
       ...Object.values(NEEDS_OPTIONAL_PEERS).flat(),
-      // The worker bin below exports metrics, so it runs here, where the metrics SDK (optional peers of the bus) is.
-      ...METRICS_SDK,
-      // …and traces (the @interlude/telemetry tarball is in `tarballs` already).
-      ...TRACES_SDK.filter((name) => !name.startsWith('@interlude/')),
+      // The worker bin below exports metrics, so it runs here, where the metrics SDK (optional peers of the bus) is,
+      // and traces (the @interlude/telemetry tarball both need is in `tarballs` already).
+      ...[...METRICS_SDK, ...TRACES_SDK].filter((name) => !name.startsWith('@interlude/')),
       ...TOOLCHAIN,
     ]),
     installConsumer(

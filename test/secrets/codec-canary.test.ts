@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { aesGcmCodec, PAYLOAD_KEY_VARIABLE } from '@interlude/bus';
+import { aesGcmCodec } from '@interlude/bus';
 import { FILTERED } from '@interlude/core/internal';
 import { secretFormsIn } from '@interlude/core/testing';
 import { expect, it } from 'vitest';
+import { PAYLOAD_KEY_VARIABLE } from '../../packages/bus/src/codec/payload-keys.js';
 import { usePrivateNatsServer } from '../support/private-nats-fixture.js';
 import {
   canarySecrets,

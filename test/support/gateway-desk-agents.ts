@@ -2,7 +2,8 @@
  * The module of agents the gateway tests start `interlude-worker` and `interlude-gateway` on (and
  * define in the test process): one `desk` agent whose actions each ask one kind of question —
  * `approve` a confirm, `explain` a text, `enroll` a secret (its tool returns the secret carelessly,
- * so the scrubbing has something to do) — and end once answered. The model is scripted per
+ * so the scrubbing has something to do), `hurry` a confirm that expires `expiresInMs` after it is
+ * asked — and end once answered. The model is scripted per
  * request, so every process answers alike.
  */
 import type { AgentsFactory } from '@interlude/bus';
@@ -39,6 +40,10 @@ export function defineDesk(runtime: Runtime) {
       approve: () => ({ message: 'Refund order 7', tools: [approve] }),
       explain: () => ({ message: 'Note why', tools: [explain] }),
       enroll: () => ({ message: 'Enroll device 3', tools: [enroll] }),
+      hurry: ({ expiresInMs }: { expiresInMs: number }) => ({
+        message: 'Refund order 8 soon',
+        tools: [ask('approve_soon', () => InputRequest.confirm('Refund $5 on order 8?', { expiresIn: expiresInMs }))],
+      }),
     },
   });
 }

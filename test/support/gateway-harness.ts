@@ -4,6 +4,7 @@ import { natsBus } from '@interlude/bus';
 import { createRuntime, type Runtime } from '@interlude/core';
 import type { Telemetry } from '@interlude/core/internal';
 import { createGateway, type Gateway, type GatewayOptions } from '@interlude/gateway';
+import { readSseStream } from '@interlude/providers/testing';
 import { defineDesk } from './gateway-desk-agents.js';
 
 /** Keys of every scope the gateway tests use; secrets long enough, never real. */
@@ -113,26 +114,17 @@ export async function openEventStream(url: string, credential: string, headers: 
     headers: { authorization: `Bearer ${credential}`, ...headers },
     signal: controller.signal,
   });
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let buffered = '';
+  // The providers' reader follows the standard (CRLF, CR or LF line ends, the last event id).
+  const frames = readSseStream(response.body as ReadableStream<Uint8Array>);
   return {
     response,
     async next(): Promise<SseMessage> {
       for (;;) {
-        const end = buffered.indexOf('\n\n');
-        if (end >= 0) {
-          const block = buffered.slice(0, end);
-          buffered = buffered.slice(end + 2);
-          const fields = block.split('\n').filter((line) => !line.startsWith(':'));
-          if (fields.length === 0) continue;
-          const field = (name: string) =>
-            fields.filter((line) => line.startsWith(`${name}:`)).map((line) => line.slice(name.length + 1).trimStart());
-          return { event: field('event')[0], id: field('id')[0], data: field('data').join('\n') };
-        }
-        const { value, done } = await reader.read();
+        const { value: frame, done } = await frames.next();
         if (done) throw new Error('the event stream ended');
-        buffered += decoder.decode(value, { stream: true });
+        // A keep-alive: comments only.
+        if (frame.data === '' && frame.event === undefined && frame.comments.length > 0) continue;
+        return { event: frame.event, id: frame.id, data: frame.data };
       }
     },
     close: () => controller.abort(),

@@ -7,12 +7,13 @@ import { natsBus } from '@interlude/bus';
 import { createRuntime, type Runtime } from '@interlude/core';
 import { type Job, newGenerationId, signJob } from '@interlude/core/internal';
 import { createRefundScenario } from '@interlude/core/testing';
-import { formatTraceparent, openTelemetry } from '@interlude/telemetry';
+import { openTelemetry } from '@interlude/telemetry';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_GEN_AI_CONVERSATION_ID } from '@opentelemetry/semantic-conventions/incubating';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { formatTraceparent } from '../../packages/telemetry/src/traceparent.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.js';
 import { defineSupport } from './fixtures/support-agent.js';
 

@@ -1,6 +1,6 @@
 import { createRuntime, defineAgent } from '@interlude/core';
 import { createRefundScenario, scriptedProvider } from '@interlude/core/testing';
-import { openTelemetry } from '@interlude/telemetry';
+import { observeQuestionsWaiting, openTelemetry, semconv } from '@interlude/telemetry';
 import { createInMemoryTracing } from '@interlude/telemetry/testing';
 import {
   AggregationTemporality,
@@ -9,6 +9,7 @@ import {
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
 import {
+  ATTR_GEN_AI_AGENT_NAME,
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_PROVIDER_NAME,
   ATTR_GEN_AI_REQUEST_MODEL,
@@ -35,10 +36,10 @@ function meteredRuntime() {
         ?.scopeMetrics.flatMap((scope) => scope.metrics) ?? [];
     return (name: string) => metrics.find((metric) => metric.descriptor.name === name)?.dataPoints ?? [];
   };
-  return { runtime, points, close: () => meterProvider.shutdown() };
+  return { runtime, meterProvider, points, close: () => meterProvider.shutdown() };
 }
 
-it('records each model call’s duration and tokens as the GenAI client metrics, and the questions waiting', async () => {
+it('records each model call’s duration and tokens as the GenAI client metrics', async () => {
   const { runtime, points, close } = meteredRuntime();
   const scenario = createRefundScenario();
   const support = defineAgent({
@@ -48,10 +49,6 @@ it('records each model call’s duration and tokens as the GenAI client metrics,
     actions: { handle: scenario.action },
   });
   const paused = await support.handle({ ticketId: 42 }).generateNow();
-  const whilePaused = await points();
-  expect(whilePaused('interlude.input_requests.waiting')).toMatchObject([
-    { attributes: { 'gen_ai.agent.name': 'support' }, value: 1 },
-  ]);
   await support.handle({ ticketId: 42 }).resumeNow({ checkpoint: paused.checkpoint, answers: { call_refund: true } });
   const after = await points();
 
@@ -71,7 +68,30 @@ it('records each model call’s duration and tokens as the GenAI client metrics,
     ['input', 20],
     ['output', 10],
   ]);
-  expect(after('interlude.input_requests.waiting')).toMatchObject([{ value: 0 }]);
+  await close();
+});
+
+it('reports the questions waiting as a gauge read from the pending view: the pause’s, until it is answered', async () => {
+  const { runtime, meterProvider, points, close } = meteredRuntime();
+  const waiting = observeQuestionsWaiting(runtime, { meterProvider });
+  const scenario = createRefundScenario();
+  const support = defineAgent({
+    name: 'support',
+    runtime,
+    provider: scriptedProvider([scenario.replies[0]!, ...scenario.replies]),
+    actions: { handle: scenario.action },
+  });
+  const gauge = async () => (await points())(semconv.METRIC_INTERLUDE_INPUT_REQUESTS_WAITING);
+  const support0 = [{ attributes: { [ATTR_GEN_AI_AGENT_NAME]: 'support' }, value: 0 }];
+  expect(await gauge()).toMatchObject(support0);
+  const first = await support.handle({ ticketId: 42 }).generateNow();
+  const second = await support.handle({ ticketId: 43 }).generateNow();
+  expect(await gauge()).toMatchObject([{ attributes: { [ATTR_GEN_AI_AGENT_NAME]: 'support' }, value: 2 }]);
+  await runtime.answer(first.generationId, { call_refund: true });
+  expect(await gauge()).toMatchObject([{ value: 1 }]);
+  await runtime.cancel(second.generationId, 'customer withdrew');
+  expect(await gauge()).toMatchObject(support0);
+  waiting.stop();
   await close();
 });
 

@@ -1,9 +1,10 @@
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createWorker, natsBus, SIGNATURE_HEADER, type Worker } from '@interlude/bus';
+import { createWorker, natsBus, type Worker } from '@interlude/bus';
 import { createRuntime, type GenerationEvent, type Runtime } from '@interlude/core';
 import { connect, type NatsConnection, type Status } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIGNATURE_HEADER } from '../../packages/bus/src/event-signature.js';
 import { type ConfiguredNats, scratchDirectory, startConfiguredNats, tlsBlock } from '../support/configured-nats.js';
 import { makeTestCertificates, type TestCertificates } from '../support/tls-certificates.js';
 import { defineTrustDesk, type Refund } from '../support/trust-desk.js';

@@ -57,6 +57,7 @@ describe('the interlude-worker bin, run in the workspace on a TypeScript module'
       INTERLUDE_CONCURRENCY: '2',
       INTERLUDE_DRAIN_TIMEOUT_MS: '2000',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_TRACES_EXPORTER: 'none',
       OTEL_METRIC_EXPORT_INTERVAL: '250',
       POSTGRES_URL: inject('postgresUrl'),
       LEDGER_SCHEMA: ledger.schema,
@@ -117,6 +118,13 @@ describe('the interlude-worker bin, run in the workspace on a TypeScript module'
     expect(timed('awaiting_input')).toBe(TICKETS.length);
     expect(timed('completed')).toBeGreaterThanOrEqual(1);
     expect(latest(WORKER_METRICS.activeJobs, instance).reduce((sum, point) => sum + (point.value ?? 0), 0)).toBe(1);
+    // Traces off (OTEL_TRACES_EXPORTER=none), the GenAI client metrics still go out with its own:
+    // at least the model call of every pause, each with its input tokens.
+    const inputTokens = latest('gen_ai.client.token.usage', instance).filter(
+      (point) => point.attributes['gen_ai.token.type'] === 'input',
+    );
+    expect(inputTokens.reduce((sum, point) => sum + (point.count ?? 0), 0)).toBeGreaterThanOrEqual(TICKETS.length);
+    expect(receiver.spans()).toEqual([]);
 
     // A restarted worker takes the job that was handed back and finishes it.
     const second = startWorkerBin('support/worker-bin-agents.ts', env);

@@ -61,7 +61,13 @@ export function createJetStreamJobQueue(
         messageHeaders.set('traceparent', job.traceparent);
       }
       const data = encodeJson(sealJob(sealer, job));
-      await retryTransient((timeoutMs) => requests.publish(subject, data, messageHeaders, timeoutMs), callerRetry);
+      // A duplicate may also be this call's own publish, stored before an ack that was lost: it is
+      // stored once all the same, which is what a caller asking about duplicates wants to know.
+      const ack = await retryTransient(
+        (timeoutMs) => requests.publish(subject, data, messageHeaders, timeoutMs),
+        callerRetry,
+      );
+      return { duplicate: ack.duplicate === true };
     },
 
     async consume(queue: string, handler: JobHandler, options: { concurrency: number }): Promise<JobConsumer> {

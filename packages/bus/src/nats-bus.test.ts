@@ -50,7 +50,13 @@ describe('natsBus across a dropped connection', () => {
   it('sends what a dropped connection lost again once it reconnects, in order, not after the request timeout, and stores each once', async () => {
     const proxy = await startCuttableProxy(inject('natsUrl'));
     // A timeout far past this test's own limit: only a write sent again on reconnect can finish.
-    const bus = natsBus({ servers: proxy.url, requestTimeoutMs: 600_000, onError: () => undefined });
+    const statuses: string[] = [];
+    const bus = natsBus({
+      servers: proxy.url,
+      requestTimeoutMs: 600_000,
+      onError: () => undefined,
+      onStatus: (status) => statuses.push(status.ok ? 'ok' : (status.reason ?? '')),
+    });
     const watcher = natsBus({ servers: inject('natsUrl'), onError: () => undefined });
     const generationId = uniqueId('gen');
     const heard: string[] = [];
@@ -63,13 +69,14 @@ describe('natsBus across a dropped connection', () => {
     await publish(0, 1);
 
     proxy.cut();
-    // Some written in the same tick (they leave on a socket that is already gone), the rest while
-    // the client reconnects, the first still unanswered: all must land in publish order.
+    // Some written in the same tick (they leave on a socket that is already gone), the rest once
+    // the client knows it lost the connection, the first still unanswered: all must land in
+    // publish order.
     const early = Promise.all([
       publish(1, 4),
       bus.jobs.enqueue(uniqueId('queue'), sampleJob({ generation_id: generationId })),
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(() => statuses.some((status) => status.startsWith('disconnected')), 'the disconnect');
     await Promise.all([early, publish(4, 7)]);
 
     const ids = events.map((event) => event.id);

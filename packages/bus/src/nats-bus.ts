@@ -209,7 +209,13 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
     },
 
     // A due timer is the delivery of its expiry job: it lapses, and is handed on, as a job does.
-    timers: createNatsTimerQueue(() => ready, options.jobAckWaitMs ?? 30_000, retry, onError),
+    timers: createNatsTimerQueue(
+      () => ready,
+      options.jobAckWaitMs ?? 30_000,
+      retry,
+      () => keys,
+      onError,
+    ),
 
     pending: createNatsPendingIndex(() => ready, retry, sealer, onError),
 

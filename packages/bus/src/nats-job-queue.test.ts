@@ -1,4 +1,6 @@
 import type { Job, JobDelivery } from '@interlude/core/internal';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { describe, expect, inject, it } from 'vitest';
 import { startJobWorker } from './job-worker.js';
 import { gate } from './test-support/gate.js';
@@ -95,10 +97,16 @@ describe('natsBus jobs', () => {
     await eventually(() => running === 1, 'the first job');
     proxy.cut();
     await eventually(() => proxy.accepted() === 2, 'the reconnect');
-    await new Promise((resolve) => setTimeout(resolve, 200)); // its new pull is out
+    // The server holds two pulls: the one from before the cut, and the one asked again after it.
+    const waitingPulls = await watchWaitingPulls(queue);
+    await eventually(async () => (await waitingPulls()) === 2, 'the pull asked again after the reconnect');
     const direct = open(10_000);
     for (const job of jobs.slice(1)) await direct.jobs.enqueue(queue, job);
-    await new Promise((resolve) => setTimeout(resolve, 1_500)); // every pull answered or expired
+    await eventually(async () => (await waitingPulls()) === 0, 'every pull answered');
+    await waitingPulls.close();
+    // A round trip on the worker's own connection: the jobs the server sent it before this answer
+    // have reached the worker.
+    await flaky.health?.();
 
     const stopping = first.stop();
     held.open();
@@ -136,3 +144,11 @@ describe('natsBus jobs', () => {
     expect(seen).toEqual([]);
   });
 });
+
+/** How many pull requests the server holds for a queue's consumer, read on a connection of its own. */
+async function watchWaitingPulls(queue: string): Promise<(() => Promise<number>) & { close(): Promise<void> }> {
+  const connection = await connect({ servers: inject('natsUrl') });
+  const manager = await jetstreamManager(connection);
+  const read = async () => (await manager.consumers.info('INTERLUDE_JOBS', `interlude_jobs_${queue}`)).num_waiting;
+  return Object.assign(read, { close: () => connection.close() });
+}

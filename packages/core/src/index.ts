@@ -17,7 +17,6 @@ export { TrustError } from './errors/trust-error.js';
 export type { GenerationResponse } from './generation/generation-response.js';
 export type { GenerationStream, StreamPart } from './generation/generation-stream.js';
 export type { Generation, ResumeInput, RunControl } from './generation/generation-types.js';
-export type { InputExpiryOptions } from './input-request/input-expiry.js';
 export {
   type AskedInputRequest,
   type AskedInputRequestJSON,
@@ -32,7 +31,7 @@ export type { ProviderAdapter } from './provider/provider-adapter.js';
 export { createRuntime } from './runtime/create-runtime.js';
 export type { Runtime, RuntimeOptions } from './runtime/runtime.js';
 export { ScrubbedError } from './secrets/scrubbed-error.js';
-export type { ApprovalRule, RequiresApproval } from './tool/approval-rule.js';
+export type { ApprovalRule } from './tool/approval-rule.js';
 export { idempotencyKeyOf } from './tool/idempotency-key.js';
 export { type Tool, type ToolContext, tool } from './tool/tool.js';
 export type { Toolset } from './tool/toolset.js';

@@ -18,6 +18,7 @@ export type {
   ClaimSlot,
   ClaimWrite,
   DeadLetter,
+  Enqueued,
   EventHandler,
   EventSelector,
   InputTimer,
@@ -28,9 +29,9 @@ export type {
   JobHandler,
   JobQueue,
   JobVerdict,
+  PendingEntry,
   PendingIndex,
   PendingRecord,
-  PendingRecordFilter,
   StoredCheckpoint,
   TimerQueue,
 } from './bus/bus.js';
@@ -38,6 +39,7 @@ export { matchesFilter, toEventFilter } from './bus/event-filter.js';
 export { EVENT_NAMES, EVENT_VERSION, type EventData, type EventOf } from './bus/events.js';
 export { epochOf, latestEpochs } from './bus/latest-epochs.js';
 export { createMemoryBus, type MemoryBusOptions, tooManyDeliveries } from './bus/memory-bus.js';
+export { signTimer, timerMessageId, timerRefusal } from './bus/sign-timer.js';
 export { createStopBound, type StopBound } from './bus/stop-bound.js';
 export {
   CHECKPOINT_KEYS,

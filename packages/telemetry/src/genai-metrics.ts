@@ -1,13 +1,11 @@
 import type { Usage } from '@interlude/core/provider';
-import { type Attributes, type Histogram, type MeterProvider, type UpDownCounter, ValueType } from '@opentelemetry/api';
+import { type Attributes, type Histogram, type MeterProvider, ValueType } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE,
-  ATTR_GEN_AI_AGENT_NAME,
   ATTR_GEN_AI_TOKEN_TYPE,
   INSTRUMENTATION_SCOPE,
   METRIC_GEN_AI_CLIENT_OPERATION_DURATION,
   METRIC_GEN_AI_CLIENT_TOKEN_USAGE,
-  METRIC_INTERLUDE_INPUT_REQUESTS_WAITING,
 } from './semconv.js';
 
 /** The buckets the GenAI conventions advise for each histogram. */
@@ -16,15 +14,15 @@ const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048
 
 /**
  * The GenAI client metrics of every model call (`gen_ai.client.operation.duration`,
- * `gen_ai.client.token.usage`) and the questions waiting on a person. With no meter provider
- * registered the API's instruments do nothing.
+ * `gen_ai.client.token.usage`). With no meter provider registered the API's instruments do
+ * nothing. The questions waiting are a gauge of the deployment's, not of one process's runs:
+ * `observeQuestionsWaiting()`.
  *
  * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-metrics/
  */
 export class GenAiMetrics {
   readonly #duration: Histogram;
   readonly #tokens: Histogram;
-  readonly #waiting: UpDownCounter;
 
   constructor(meterProvider: MeterProvider) {
     const meter = meterProvider.getMeter(INSTRUMENTATION_SCOPE);
@@ -39,11 +37,6 @@ export class GenAiMetrics {
       valueType: ValueType.INT,
       advice: { explicitBucketBoundaries: TOKEN_BUCKETS },
     });
-    this.#waiting = meter.createUpDownCounter(METRIC_INTERLUDE_INPUT_REQUESTS_WAITING, {
-      description: 'Questions waiting on a person: added by the run that paused, removed by the run that resumed',
-      unit: '{request}',
-      valueType: ValueType.INT,
-    });
   }
 
   /** One model call: its duration (with `error.type` when it failed) and, when it answered, its tokens. */
@@ -55,14 +48,5 @@ export class GenAiMetrics {
       this.#tokens.record(usage.inputTokens, { ...attributes, [ATTR_GEN_AI_TOKEN_TYPE]: 'input' });
     if (usage?.outputTokens !== undefined)
       this.#tokens.record(usage.outputTokens, { ...attributes, [ATTR_GEN_AI_TOKEN_TYPE]: 'output' });
-  }
-
-  /**
-   * Questions a pause left waiting (`count` > 0) or a resume took up (< 0). The pause and its resume
-   * may be in two processes: summed over every process, as a backend sums an up-down counter, the
-   * value is the deployment's questions waiting.
-   */
-  waiting(agent: string, count: number): void {
-    if (count !== 0) this.#waiting.add(count, { [ATTR_GEN_AI_AGENT_NAME]: agent });
   }
 }

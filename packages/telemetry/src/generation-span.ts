@@ -66,9 +66,6 @@ export interface SpanSettings {
  */
 export class GenerationSpan implements GenerationTrace {
   readonly #scope: RunSpanScope;
-  readonly #agent: string;
-  /** The questions of the checkpoint this run resumed: no longer waiting once it ends. */
-  readonly #resumedQuestions: number;
   readonly #span: Span;
   readonly #context: Context;
   readonly #openChildren = new Set<ChildSpan>();
@@ -79,10 +76,9 @@ export class GenerationSpan implements GenerationTrace {
 
   constructor(settings: SpanSettings, info: GenerationTraceInfo) {
     const parentContext = parentContextFor(info);
-    const conversationId = info.conversationId ?? conversationIn(parentContext) ?? info.generationId;
+    const conversationId =
+      info.conversationId ?? conversationIn(parentContext) ?? info.parentConversationId ?? info.generationId;
     const secrets = info.secrets;
-    this.#agent = info.agent;
-    this.#resumedQuestions = info.resumedQuestions ?? 0;
     this.#scope = {
       tracer: settings.tracer,
       metrics: settings.metrics,
@@ -144,7 +140,6 @@ export class GenerationSpan implements GenerationTrace {
     if (outcome.error !== undefined) recordFailure(this.#span, outcome.error);
     else if (outcome.status === 'failed') this.#span.setStatus({ code: SpanStatusCode.ERROR });
     this.#span.end();
-    this.#scope.metrics.waiting(this.#agent, (outcome.inputRequests ?? 0) - this.#resumedQuestions);
     if (!this.#scrubbedOnExport && this.#secrets?.isEmpty === false) warnUnscrubbedSpans();
   }
 

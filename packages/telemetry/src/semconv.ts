@@ -57,7 +57,7 @@ export const ATTR_GEN_AI_TOKEN_TYPE = 'gen_ai.token.type';
 export const METRIC_GEN_AI_CLIENT_OPERATION_DURATION = 'gen_ai.client.operation.duration';
 /** Histogram of each model call's input and output tokens (`gen_ai.token.type`). */
 export const METRIC_GEN_AI_CLIENT_TOKEN_USAGE = 'gen_ai.client.token.usage';
-/** Up-down counter of questions waiting on a person, by `gen_ai.agent.name` (Interlude's own). */
+/** Gauge of the questions waiting on a person now, by `gen_ai.agent.name` (Interlude's own; `observeQuestionsWaiting`). */
 export const METRIC_INTERLUDE_INPUT_REQUESTS_WAITING = 'interlude.input_requests.waiting';
 /** The stable `error.type` attribute: the error's `name`, or `tool_error` for an error result. */
 export const ATTR_ERROR_TYPE = 'error.type';

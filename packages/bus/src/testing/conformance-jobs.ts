@@ -134,6 +134,21 @@ export function jobQueueCases(bus: () => Bus): void {
     expect(letters[0]?.job).toEqual(refused);
   }, 30_000);
 
+  it('stores a job whose id it still knows once, and says so', async () => {
+    const queue = uniqueId('queue');
+    const first = sampleJob();
+    const sentinel = sampleJob();
+    expect(await bus().jobs.enqueue(queue, first)).toEqual({ duplicate: false });
+    expect(await bus().jobs.enqueue(queue, { ...first, answers: { call_1: false } })).toEqual({ duplicate: true });
+    expect(await bus().jobs.enqueue(queue, sentinel)).toEqual({ duplicate: false });
+    const seen: Job[] = [];
+    const consumer = await bus().jobs.consume(queue, async (job) => void seen.push(job), { concurrency: 1 });
+    // In queue order: once the job enqueued last is handed out, the duplicate would have been before it.
+    await eventually(() => seen.some((job) => job.id === sentinel.id), 'the job enqueued last');
+    await consumer.stop();
+    expect(seen).toEqual([first, sentinel]);
+  });
+
   it('keeps queues apart', async () => {
     const [left, right] = [uniqueId('queue'), uniqueId('queue')];
     const seen: string[] = [];

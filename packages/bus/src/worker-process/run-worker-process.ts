@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { Runtime } from '@interlude/core';
-import type { BusHealth } from '@interlude/core/internal';
+import type { BusHealth, Telemetry } from '@interlude/core/internal';
 import { withoutCredentials } from '../nats-connection-options.js';
 import { createWorker, type Worker } from '../worker.js';
 import { defineAgents, importAgentsFactory } from './agents-module.js';
@@ -9,7 +9,7 @@ import { type Environment, SettingsError } from './environment-values.js';
 import { type HealthServer, startHealthServer } from './health-server.js';
 import { type MetricExport, startMetricExport } from './metric-export.js';
 import { exitForStartFailure } from './start-failure.js';
-import { startTraceExport, type TraceExport } from './trace-export.js';
+import { startTraceExport } from './trace-export.js';
 import { usage } from './usage.js';
 import { readWorkerSettings, type WorkerSettings } from './worker-settings.js';
 
@@ -55,8 +55,10 @@ export async function runWorkerProcess(args: readonly string[], environment: Env
         : await startTraceExport(settings.traceExport, metricExport?.meterProvider);
     if (traceExport !== undefined) opened.push({ close: () => traceExport.shutdown() });
     const factory = await importAgentsFactory(settings.modulePath);
-    const runtime = startRuntime(settings, busStatus, traceExport);
+    // Traced, the GenAI metrics go out with the spans' telemetry; else with the metrics' own.
+    const runtime = startRuntime(settings, busStatus, traceExport?.telemetry ?? metricExport?.untracedTelemetry());
     opened.push(runtime);
+    if (metricExport !== undefined) opened.push(metricExport.observeQuestionsWaiting(runtime));
     const agents = await defineAgents(factory, runtime, settings.modulePath);
     await serve(settings, runtime, agents, metricExport, opened, busStatus);
   } catch (error) {
@@ -66,10 +68,10 @@ export async function runWorkerProcess(args: readonly string[], environment: Env
 }
 
 /** The runtime on NATS, its status reported as it changes. */
-function startRuntime(settings: WorkerSettings, busStatus: BusStatus, traceExport: TraceExport | undefined): Runtime {
+function startRuntime(settings: WorkerSettings, busStatus: BusStatus, telemetry: Telemetry | undefined): Runtime {
   return startDeploymentRuntime(settings, {
     name: `interlude-worker ${hostname()} ${process.pid}`,
-    ...(traceExport !== undefined && { telemetry: traceExport.telemetry }),
+    ...(telemetry !== undefined && { telemetry }),
     onStatus: (status) => {
       busStatus.current = status;
       if (status.ok) say('NATS available again');

@@ -106,11 +106,14 @@ export interface Runtime {
   register(agent: AgentBase): void;
   /** Resumes a stored checkpoint by generation id, in this process. */
   answer(generationId: string, answers: Record<string, unknown>): Promise<GenerationResponse>;
-  /** Queues the resume of a stored checkpoint for a worker. Secret answers are refused. */
+  /**
+   * Queues the resume of a stored checkpoint for a worker. Secret answers are refused. `jobId`
+   * names the job, as `resumeLater`'s does: an id the queue still knows is refused `already_resumed`.
+   */
   answerLater(
     generationId: string,
     answers: Record<string, unknown>,
-    options?: { queue?: string },
+    options?: { queue?: string; jobId?: string },
   ): Promise<{ jobId: string }>;
   /**
    * A signed, expiring token that answers one question of the generation's current pause and

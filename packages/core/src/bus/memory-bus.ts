@@ -1,4 +1,5 @@
 import { nestsDeeperThan } from '../json/nesting-depth.js';
+import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
 import type {
   Bus,
   CheckpointStore,
@@ -43,6 +44,8 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   const checkpoints = createMemoryCheckpointStore();
   const claims = createBindableClaimLog();
   const pending = createMemoryPendingIndex();
+  let timerKeys: CheckpointKeys | undefined;
+  let keysBound = false;
   const completed = new Set<string>();
   // Completion order as a queue with a moving head: taking the oldest off a Set with
   // `values().next()` walks past every entry deleted before it, which grows with every completion.
@@ -69,7 +72,12 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   return {
     shared: false,
     // A runtime binding its keys moves the bus to the process's one claim log (`process-claim-logs.ts`).
-    useKeys: (keys) => claims.useKeys(keys),
+    useKeys(keys) {
+      claims.useKeys(keys);
+      // The first runtime's keys sign and check the timers, as they choose the claim log.
+      if (!keysBound) timerKeys = keys;
+      keysBound = true;
+    },
     async publish(event) {
       if (seen.has(event.id)) return;
       seen.add(event.id);
@@ -113,7 +121,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     checkpoints,
     claims,
     jobs: createMemoryJobQueue(options.maxDeliveries ?? 5),
-    timers: createMemoryTimerQueue(),
+    timers: createMemoryTimerQueue(() => timerKeys),
     pending,
     // Nothing to lose touch with: it lives in this process.
     async health() {
@@ -162,6 +170,9 @@ function createMemoryJobQueue(maxDeliveries: number): JobQueue {
   const queues = new Map<string, QueuedJob[]>();
   const wakers = new Map<string, Set<() => void>>();
   const dead = new Map<string, DeadLetter[]>();
+  // The ids of jobs waiting or running: one enqueued again meanwhile is stored once, as JetStream's
+  // deduplication stores a message id once.
+  const known = new Set<string>();
 
   function refuse(queue: string, queued: QueuedJob, reason: DeadLetter['reason']): void {
     const letters = dead.get(queue) ?? [];
@@ -183,10 +194,13 @@ function createMemoryJobQueue(maxDeliveries: number): JobQueue {
 
   return {
     async enqueue(queue, job, headers = {}) {
+      if (known.has(job.id)) return { duplicate: true };
+      known.add(job.id);
       const list = queues.get(queue) ?? [];
       list.push({ job: structuredClone(job), headers: { ...headers }, attempt: 0 });
       queues.set(queue, list);
       wake(queue);
+      return { duplicate: false };
     },
     async consume(queue, handler, { concurrency }) {
       return startConsumer(queue, handler, concurrency);
@@ -209,11 +223,15 @@ function createMemoryJobQueue(maxDeliveries: number): JobQueue {
           .then(
             (verdict) => {
               // Done or abandoned: gone from the queue. Refused: kept among the dead letters.
+              known.delete(queued.job.id);
               if (verdict?.verdict === 'refuse') refuse(queue, queued, verdict.reason);
             },
             (error: unknown) => {
               if (queued.attempt < maxDeliveries) list.push(queued);
-              else refuse(queue, queued, tooManyDeliveries(queued.attempt, error));
+              else {
+                known.delete(queued.job.id);
+                refuse(queue, queued, tooManyDeliveries(queued.attempt, error));
+              }
             },
           )
           .finally(() => {

@@ -9,6 +9,10 @@ import { idempotencyKeyOf } from '../tool/idempotency-key.js';
 import { runInToolScope } from '../tool/tool-context.js';
 import { toResultMessages } from './turn-messages.js';
 
+/** What an adapter running its own tool loop is told when a call needs the generation loop. */
+const CANNOT_WAIT =
+  'which a provider running its own tool loop cannot wait for: return the call in ModelResponse.toolCalls so the generation runs it';
+
 /**
  * Runs one tool call for a provider that loops by itself. Whatever would need a pause (an
  * approval gate, an input request) is refused, the gate before the tool runs, because only the
@@ -34,9 +38,7 @@ export async function executeOutsideLoop(
   // The gate before the tool runs: a call its rule lets through runs here as anywhere.
   const gate = await evaluateGate(call, tool, prompt.approvalRules);
   if (gate.kind === 'ask') {
-    throw new UnsupportedProviderError(
-      `${call.name} needs approval, which a provider running its own tool loop cannot wait for: use dispatchToolCalls()`,
-    );
+    throw new UnsupportedProviderError(`${call.name} needs approval, ${CANNOT_WAIT}`);
   }
   if (gate.kind === 'fail') return completed({ error: scrubber.text(gate.message) }, true);
   if (tool === undefined) return completed({ error: `Unknown tool: ${call.name}` }, true);
@@ -58,9 +60,7 @@ export async function executeOutsideLoop(
     return completed({ error: scrubError(error, scrubber).message }, true);
   }
   if (InputRequest.isInstance(value)) {
-    throw new UnsupportedProviderError(
-      `${call.name} asked for input, which a provider running its own tool loop cannot wait for: use dispatchToolCalls()`,
-    );
+    throw new UnsupportedProviderError(`${call.name} asked for input, ${CANNOT_WAIT}`);
   }
   return completed(scrubber.value(value === undefined ? null : value), false);
 }

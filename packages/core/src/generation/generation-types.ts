@@ -18,6 +18,8 @@ export interface RunControl {
   generationId?: string;
   /** The caller's W3C trace context, so the generation's spans join the caller's trace. */
   parentTraceparent?: string;
+  /** The conversation of the generation that enqueued this one (a job's), which its spans join. */
+  parentConversationId?: string;
 }
 
 /**
@@ -39,7 +41,11 @@ export interface Generation {
   generateLater(options?: { queue?: string; generationId?: string }): Promise<{ generationId: string; jobId: string }>;
   /**
    * Checks the checkpoint and answers as `resumeNow()` would, then queues the resume for a worker.
-   * Secret answers are refused: a job is stored.
+   * Secret answers are refused: a job is stored. `jobId` names the job (default: a random id); a
+   * job of that id the queue still knows (see `Enqueued`) is not queued again, and the call throws
+   * `ResumeError` coded `already_resumed`: one id per pause makes an answer count once while queued.
    */
-  resumeLater(input: ResumeInput & { queue?: string }): Promise<{ generationId: string; jobId: string }>;
+  resumeLater(
+    input: ResumeInput & { queue?: string; jobId?: string },
+  ): Promise<{ generationId: string; jobId: string }>;
 }

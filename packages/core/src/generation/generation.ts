@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ResolvedPrompt, resolvePrompt } from '../agent/action.js';
 import type { AgentBase } from '../agent/agent-types.js';
-import type { Job } from '../bus/bus.js';
+import type { Enqueued, Job } from '../bus/bus.js';
 import { claimCheckpoint } from '../claims/claim-target.js';
 import { loggedResultsOfUnknownCalls, withLoggedResults } from '../claims/logged-results.js';
 import { recoverRun } from '../claims/recover-run.js';
@@ -92,7 +92,9 @@ export class GenerationRunner implements Generation {
   }
 
   /** Checks the checkpoint and answers as `resumeNow()` would, then queues the resume for a worker. Secret answers are refused: a job is stored. */
-  async resumeLater(input: ResumeInput & { queue?: string }): Promise<{ generationId: string; jobId: string }> {
+  async resumeLater(
+    input: ResumeInput & { queue?: string; jobId?: string },
+  ): Promise<{ generationId: string; jobId: string }> {
     const checked = await this.check(input);
     const secret = checked.checkpoint.input_requests.find((request) => {
       // A secret left unanswered (its paused delegation stays paused) goes nowhere near the job.
@@ -109,10 +111,17 @@ export class GenerationRunner implements Generation {
     refuseSecretOptionsInJob(checked.checkpoint, checked.answers);
     const job: Job = {
       ...this.job('resume', checked.checkpoint.generation_id),
+      ...(input.jobId !== undefined && { id: input.jobId }),
       checkpoint: checked.checkpoint,
       answers: input.answers,
     };
-    await this.enqueue(input.queue, job);
+    const { duplicate } = await this.enqueue(input.queue, job);
+    if (duplicate) {
+      throw new ResumeError(
+        'already_resumed',
+        `Generation ${checked.checkpoint.generation_id} was answered already: job ${job.id} is queued`,
+      );
+    }
     return { generationId: checked.checkpoint.generation_id, jobId: job.id };
   }
 
@@ -215,12 +224,23 @@ export class GenerationRunner implements Generation {
     return resolvePrompt(this.actionName, action, this.params, this.agent.instructions);
   }
 
-  /** Queues a job, signed, with the caller's trace context in the job and in the transport's headers. */
-  private async enqueue(queue: string | undefined, job: Job): Promise<void> {
+  /**
+   * Queues a job, signed, with the caller's trace context in the job and in the transport's
+   * headers, and the conversation of the generation enqueuing it, if one is, in the job.
+   */
+  private async enqueue(queue: string | undefined, job: Job): Promise<Enqueued> {
     const { runtime } = this.agent;
     const traceparent = runtime.telemetry?.currentTraceparent?.();
-    const traced = signJob(traceparent === undefined ? job : { ...job, traceparent }, runtime.keys);
-    await runtime.bus.jobs.enqueue(queue ?? DEFAULT_QUEUE, traced, traceparent === undefined ? {} : { traceparent });
+    const conversationId = runtime.telemetry?.currentConversationId?.();
+    const traced = signJob(
+      {
+        ...job,
+        ...(traceparent !== undefined && { traceparent }),
+        ...(conversationId !== undefined && { conversation_id: conversationId }),
+      },
+      runtime.keys,
+    );
+    return runtime.bus.jobs.enqueue(queue ?? DEFAULT_QUEUE, traced, traceparent === undefined ? {} : { traceparent });
   }
 
   private job(kind: Job['kind'], generationId: string): Job {
@@ -240,6 +260,7 @@ export class GenerationRunner implements Generation {
       ...(stream && { stream }),
       ...(control.signal && { signal: control.signal }),
       ...(control.parentTraceparent && { parentTraceparent: control.parentTraceparent }),
+      ...(control.parentConversationId && { parentConversationId: control.parentConversationId }),
       ...(control.nested && { nested: true }),
     };
   }

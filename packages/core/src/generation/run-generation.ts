@@ -118,8 +118,8 @@ async function runToStop(
     }),
     ...(start.kind === 'resume' &&
       start.checkpoint.traceparent !== undefined && { linkedTraceparent: start.checkpoint.traceparent }),
-    ...(start.kind === 'resume' && !options.nested && { resumedQuestions: start.checkpoint.input_requests.length }),
     ...(options.parentTraceparent !== undefined && { parentTraceparent: options.parentTraceparent }),
+    ...(options.parentConversationId !== undefined && { parentConversationId: options.parentConversationId }),
   });
   let madeToolSignal: AbortSignal | undefined;
   const scope: RunScope = {
@@ -199,7 +199,6 @@ async function runToStop(
   trace?.end({
     status,
     output: () => scrubber.text(response.text),
-    ...(paused && !options.nested && { inputRequests: response.inputRequests.length }),
     ...(checkpoint?.input_expires_at !== undefined && { inputExpiresAt: checkpoint.input_expires_at }),
   });
   return response;

@@ -63,7 +63,8 @@ export interface ModelRequest {
   /**
    * For adapters whose SDK runs its own tool loop: runs one call outside the generation loop.
    * Such a loop cannot pause, so a gated call (before it runs) or a tool that asks for input
-   * throws `UnsupportedProviderError`; adapters that can pause use `dispatchToolCalls()`.
+   * throws `UnsupportedProviderError`. An adapter that can pause does not call it: it returns
+   * the calls in `ModelResponse.toolCalls`, and the generation runs them.
    */
   executeTool?: (call: ToolCall) => Promise<ToolResultMessage>;
 }

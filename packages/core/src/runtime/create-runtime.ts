@@ -68,9 +68,12 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     },
     async answerLater(generationId, answers, answerOptions = {}) {
       const { agent, stored } = await locate(generationId);
-      const { jobId } = await agent
-        .generation(stored.checkpoint.action_name, stored.params)
-        .resumeLater({ checkpoint: stored.checkpoint, answers, queue: answerOptions.queue ?? DEFAULT_QUEUE });
+      const { jobId } = await agent.generation(stored.checkpoint.action_name, stored.params).resumeLater({
+        checkpoint: stored.checkpoint,
+        answers,
+        queue: answerOptions.queue ?? DEFAULT_QUEUE,
+        ...(answerOptions.jobId !== undefined && { jobId: answerOptions.jobId }),
+      });
       return { jobId };
     },
     answerToken(generationId, toolCallId, tokenOptions) {

@@ -14,6 +14,8 @@ export interface Telemetry {
   startGeneration(info: GenerationTraceInfo): GenerationTrace;
   /** The caller's active trace context, carried on jobs so a worker's spans join the caller's trace. */
   currentTraceparent?(): string | undefined;
+  /** The conversation of the generation running in the caller's context, carried on the jobs it enqueues. */
+  currentConversationId?(): string | undefined;
 }
 
 export interface GenerationTraceInfo {
@@ -33,6 +35,11 @@ export interface GenerationTraceInfo {
   /** The caller's trace context (a job's NATS headers): the new root becomes its child. */
   parentTraceparent?: string | undefined;
   /**
+   * The conversation of the generation that enqueued this run's job (its `conversation_id`): the
+   * run joins it, as a delegation joins its parent's, when the agent has no `conversationId`.
+   */
+  parentConversationId?: string | undefined;
+  /**
    * The generation's secret answers, as a scrubber that grows while it runs: for spans that do
    * not come from these hooks (an instrumented library a tool calls writes to the active span),
    * which the telemetry scrubs before export.
@@ -43,8 +50,6 @@ export interface GenerationTraceInfo {
    * content, so a run traced without it never copies its conversation.
    */
   content?: (() => { instructions: string | undefined; input: string }) | undefined;
-  /** A resume: how many questions of the checkpoint it takes up (none for a delegated generation's). */
-  resumedQuestions?: number | undefined;
 }
 
 export interface GenerationTrace {
@@ -81,8 +86,6 @@ export interface GenerationOutcome {
   /** The final answer's text, scrubbed, called only by a telemetry that records content. */
   output?: (() => string) | undefined;
   error?: Error;
-  /** A pause: how many questions it left waiting (none for a delegated generation's, its parent counts them). */
-  inputRequests?: number | undefined;
   /** A pause whose questions expire: when (the checkpoint's `input_expires_at`). */
   inputExpiresAt?: string;
 }

@@ -50,7 +50,13 @@ export function addAnswerRoutes(app: Hono<GatewayEnv>, runtime: Runtime, routing
       );
       return c.json({ generation_id: id, resumed: 'in_process', status }, 200);
     }
-    const { jobId } = await runtime.answerLater(id, answers, { queue: routing.queue });
+    // One job id per pause: an answer sent again while the first is queued (a replayed token, a
+    // retried request) is not queued twice but refused `already_resumed`, by the queue's own dedup.
+    const slot = stored?.checkpoint.claim_slot;
+    const { jobId } = await runtime.answerLater(id, answers, {
+      queue: routing.queue,
+      ...(slot !== undefined && { jobId: `answer_${id}_${slot}` }),
+    });
     return c.json({ generation_id: id, resumed: 'queued', job_id: jobId }, 202);
   });
 

@@ -35,6 +35,17 @@ describe('the SSE reader', () => {
     expect(reader.push('\r\n')).toEqual([{ event: undefined, data: 'a\nb', comments: [] }]);
   });
 
+  it('keeps the last event id for later events, as the standard does, and ignores one holding NULL', () => {
+    const body = 'id: 1\r\ndata: a\r\n\r\ndata: b\r\n\r\nid: 2\u0000\r\ndata: c\r\n\r\nid:\r\ndata: d\r\n\r\n';
+    expect(readSseFrames(body).map((frame) => [frame.data, frame.id])).toEqual([
+      ['a', '1'],
+      ['b', '1'],
+      ['c', '1'],
+      ['d', ''],
+    ]);
+    expect(readSseFrames('data: e\n\n')[0]).not.toHaveProperty('id');
+  });
+
   it('drops a leading byte-order mark and reads a streamed body decoded across chunks', async () => {
     const bytes = new TextEncoder().encode(`\uFEFF${bodies.CRLF.replace('first', 'fïrst')}`);
     async function* oneByteAtATime() {

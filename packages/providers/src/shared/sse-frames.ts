@@ -2,6 +2,8 @@
 export interface SseFrame {
   event: string | undefined;
   data: string;
+  /** The last event id the stream set (`id:`), as the standard keeps it across events; absent until one is set. */
+  id?: string;
   /** `: …` lines (OpenRouter's `: OPENROUTER PROCESSING` keep-alives), without the colon. */
   comments: string[];
 }
@@ -10,7 +12,8 @@ export interface SseFrame {
  * Reads a `text/event-stream` as it arrives, following the HTML standard's rules and nothing of the
  * SDKs': lines end with CRLF, LF or CR (a chunk may end between the CR and the LF); a blank line
  * ends a frame; a leading colon marks a comment; one space after a field's colon is dropped;
- * several `data:` lines join with LF; a leading byte-order mark is dropped. The corpus checks the
+ * several `data:` lines join with LF; an `id:` sets the last event id, kept for later events too
+ * (one holding NULL is ignored); a leading byte-order mark is dropped. The corpus checks the
  * adapters against what this reads, so it must not share their code. Unlike the standard, `end()`
  * still hands over a last frame that has data but no blank line after it: recorded bodies and
  * servers that close right after writing end that way.
@@ -24,6 +27,7 @@ export class SseFrameReader {
   #data: string[] = [];
   #comments: string[] = [];
   #touched = false;
+  #lastEventId: string | undefined;
 
   /** Reads one chunk of the stream; returns the frames it completed. */
   push(chunk: string): SseFrame[] {
@@ -70,10 +74,13 @@ export class SseFrameReader {
     if (value.startsWith(' ')) value = value.slice(1);
     if (field === 'event') this.#event = value;
     if (field === 'data') this.#data.push(value);
+    if (field === 'id' && !value.includes('\u0000')) this.#lastEventId = value;
   }
 
   #frame(): SseFrame {
-    return { event: this.#event, data: this.#data.join('\n'), comments: this.#comments };
+    const frame: SseFrame = { event: this.#event, data: this.#data.join('\n'), comments: this.#comments };
+    if (this.#lastEventId !== undefined) frame.id = this.#lastEventId;
+    return frame;
   }
 }
 
