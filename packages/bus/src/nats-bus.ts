@@ -9,6 +9,7 @@ import { createKvCheckpointStore } from './kv-checkpoint-store.js';
 import { createNatsClaimLog } from './nats-claim-log.js';
 import { readDeploymentId } from './nats-deployment.js';
 import { type EventTrust, publishEvent, readEvents } from './nats-event-log.js';
+import { followEvents } from './nats-follow-events.js';
 import { pausedGenerations } from './nats-paused-generations.js';
 import { createNatsPendingIndex } from './nats-pending-index.js';
 import { connectNats, type NatsBusOptions, type NatsResources } from './nats-setup.js';
@@ -172,6 +173,16 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
           sealer,
         );
       });
+    },
+
+    follow(filter, handler, followOptions) {
+      return bounded(eventsStream, 'follow', async () =>
+        followEvents(await ready, filter, handler, followOptions?.after, {
+          trust,
+          sealer,
+          onHandlerError: (error, event) => onError(error, `follower of ${event.event} ${event.id}`),
+        }),
+      );
     },
 
     checkpoints: {
