@@ -32,11 +32,12 @@ const SERVER_TESTS = [
   'test/explorer/**/*.test.ts',
   'test/mcp/mcp-stdio.test.ts',
   'test/package/**/*.test.ts',
-  // All of test/reliability but hostile-input and tampering, which start no process.
-  'test/reliability/!(hostile-input|tampering).test.ts',
+  // All of test/reliability but hostile-input, tampering and first-pause-answer, which start no process.
+  'test/reliability/!(hostile-input|tampering|first-pause-answer).test.ts',
   'test/secrets/**/*.test.ts',
   'test/support/**/*.test.ts',
   'test/telemetry/cross-process-trace.test.ts',
+  'test/telemetry/worker-bin-otel-variables.test.ts',
   'test/telemetry/worker-bin-trace.test.ts',
   'test/trust/**/*.test.ts',
   'test/worker-process/**/*.test.ts',

@@ -74,7 +74,7 @@ describe('the pending index is rebuilt from the logs', () => {
     const bus = createMemoryBus();
     const runtime = runtimeOn(bus);
     const waiting = await threePauses(runtime, refunds);
-    for (const record of (await bus.pending?.list()) ?? []) await bus.pending?.remove(record.generation_id);
+    for (const entry of (await bus.pending?.entries()) ?? []) await bus.pending?.remove(entry.generationId);
     expect(await listing(runtime)).toEqual([]);
     expect(await runtime.rebuildPending()).toBe(1);
     expect(await listing(runtime)).toEqual([[waiting.generationId, ['Refund $30 to alice?']]]);

@@ -182,7 +182,9 @@ export function asyncApiDocument(): Record<string, unknown> {
         'InputTimer',
         inputTimerSchema,
         "A pause's deadline.",
-        messageId('`<generation_id>:<claim_slot>`'),
+        messageId(
+          '`<generation_id>:<claim_slot>:` and the first 16 characters of its `signature` (unsigned, signing off: `<generation_id>:<claim_slot>`)',
+        ),
       ),
     },
     stream: plain.timersStream,
@@ -293,6 +295,7 @@ Canonical JSON is RFC 8785 (JCS): keys sorted by UTF-16 code units, no whitespac
 - **Jobs**: fields \`key_id\` and \`signature\`, the HMAC of the job label and the canonical JSON of the job without \`signature\` (with \`key_id\`), with its fields unsealed. A worker refuses an unsigned (\`unsigned_job\`) or forged (\`forged_job\`) job and a resume job without its \`checkpoint\`.
 - **Checkpoints**: fields \`key_id\` and \`signature\`, the HMAC of the checkpoint label and: the canonical JSON of the checkpoint without \`signature\` (with \`key_id\`), a newline, and the canonical JSON of the action's params (\`null\` when it has none). A resume with other params, in another deployment (\`audience\`), or past \`expires_at\`, is refused.
 - **Claim records**: fields \`key_id\` and \`signature\`, the HMAC of the claim label and the canonical JSON of the record without \`signature\` (with \`key_id\`, and the \`generation_id\` and \`slot\` it is written in), its fields unsealed; signed with the key of the checkpoint or job its run claimed. Readers skip a record unsigned, signed otherwise, or naming another generation or slot than its subject's: it holds no slot, and the next claim goes after it.
+- **Timers**: fields \`key_id\` and \`signature\`, the HMAC of the timer label and the canonical JSON of the timer without \`signature\` (with \`key_id\`). A worker drops a timer unsigned, signed otherwise, or without a whole-number \`claim_slot\`.
 - **Answer tokens** (HTTP, not NATS) have their own label.
 
 ## Answering a question from another process

@@ -25,6 +25,10 @@ export const KNOWN_FAILURES = {
   'event-on-wrong-subject': { expected: false, invariants: [2, 3, 4] },
   /** A keyless client's claim record marks a pause claimed: it is no longer listed and every answer is refused. */
   'unsigned-claims': { expected: false, invariants: [2, 3, 5] },
+  /** (audit) A keyless client rewrites a pending record's audience, agent and action, or deletes it: the waiting question vanishes from `pending()`. */
+  'keyless-pending-hides': { expected: false, invariants: [2, 3] },
+  /** (audit) A keyless client publishes a timer first under `<generation>:<slot>`: the real one is dropped as a duplicate and the pause never expires. */
+  'keyless-timer-preempts': { expected: false, invariants: [2] },
 } as const satisfies Record<string, { expected: boolean; invariants: readonly Invariant[] }>;
 
 /** (1) at most once per approval, (2) ends or waits answerably, (3) pending lists only what waits, (4) logs hold their own events, (5) forgeries change nothing. */

@@ -21,7 +21,9 @@ export function createMemoryWorld(clock: VirtualClock) {
   const runs = new Map<string, number>();
   const observed: Violation[] = [];
   const queue = 'explorer';
-  let running = 0;
+  /** Jobs queued and not reported, by generation. */
+  const running = new Map<string, number>();
+  const count = (generationId: string, by: number) => running.set(generationId, (running.get(generationId) ?? 0) + by);
   const runtime: Runtime = createRuntime({ bus: createMemoryBus() });
   const bodyRan = (generationId: string, toolCallId: string) => {
     const key = `${generationId} ${toolCallId}`;
@@ -44,10 +46,15 @@ export function createMemoryWorld(clock: VirtualClock) {
     runtime,
     agents: [agent],
     queue,
-    onJob: (_job: unknown, _outcome: JobOutcome) => {
-      running -= 1;
+    onJob: (job: { generation_id: string }, _outcome: JobOutcome) => {
+      count(job.generation_id, -1);
     },
   });
+  const jobs = (generationIds: Iterable<string> = running.keys()) => {
+    let total = 0;
+    for (const generationId of generationIds) total += running.get(generationId) ?? 0;
+    return total;
+  };
   let elsewhere: { runtime: Runtime; agent: ReturnType<typeof defineExplorerAgent> } | undefined;
 
   const world: ExplorerWorld & { close(): Promise<void> } = {
@@ -55,7 +62,7 @@ export function createMemoryWorld(clock: VirtualClock) {
     observed,
     async answerLater(generationId, answers) {
       const queued = await runtime.answerLater(generationId, answers, { queue });
-      running += 1;
+      count(generationId, 1);
       return queued;
     },
     async start(params: ExplorerParams, generationId: string) {
@@ -65,13 +72,30 @@ export function createMemoryWorld(clock: VirtualClock) {
     horizonMs: 60_000,
     strictSteps: true,
     phantoms: new Set(),
-    // One process, no stalls: the ledger is final whenever the person reads it.
-    rerunDecision: async (generationId, toolCallId) => (runs.get(`${generationId} ${toolCallId}`) ?? 0) === 0,
+    // One process, no stalls: nothing can still be inside a call.
+    beforeOutcomeUnknownAnswer: async () => undefined,
+    // The bus is in this process: a keyless client here stands for one writing through the bus's
+    // own stores (no key, so nothing it writes is signed). Nothing outside the process can delete
+    // from a memory index, or write a record under a key its body does not name.
+    keyless: {
+      async writePending(key, record) {
+        if (record['generation_id'] === key) await runtime.bus.pending?.put(record as never);
+      },
+      async writeClaim(generationId, slot, record) {
+        await runtime.bus.claims.write(generationId, slot, record as never);
+      },
+      async preemptTimers(generationId) {
+        const timer = { version: 1 as const, generation_id: generationId, agent: 'desk', action: 'handle' };
+        for (const slot of [0, 1, 2, 3, 4]) {
+          await runtime.bus.timers?.schedule({ ...timer, claim_slot: slot, due_at: new Date().toISOString() });
+        }
+      },
+    },
     advance: (ms) => clock.advance(ms),
     async quiesce() {
-      for (let round = 0; round < 1_000 && running > 0; round += 1) await clock.flush();
+      for (let round = 0; round < 1_000 && jobs() > 0; round += 1) await clock.flush();
     },
-    jobsRunning: () => running,
+    jobsRunning: (generationIds) => jobs(generationIds),
     others: () => (elsewhere === undefined ? [] : [elsewhere.runtime]),
     async resumeElsewhere(params, checkpoint, answers) {
       if (elsewhere === undefined) {

@@ -7,7 +7,7 @@ export const NATS_SHAPE: ScheduleShape = {
   weights: {
     answer: 3,
     'answer-later': 4,
-    'answer-elsewhere': 0.5,
+    'answer-elsewhere': 1,
     cancel: 1,
     advance: 1,
     'forge-pending': 1,
@@ -21,4 +21,8 @@ export const NATS_SHAPE: ScheduleShape = {
     'restart-server': 0.3,
   },
   deadlines: [1_200, 2_500],
+  // Expiring questions, most of the harmless ones approving on expiry: the deadline row's worker
+  // then runs the body it approved, where a kill lands.
+  expiring: 0.6,
+  approvingOnExpiry: 0.8,
 };

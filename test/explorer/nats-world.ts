@@ -1,15 +1,17 @@
+import { spawn } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, join as joinPath } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { natsBus } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
 import { createRuntime, type Runtime } from '@interlude/core';
-import { createMemoryBus } from '@interlude/core/internal';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { type KV, Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
-import { type ChildScript, startScript } from '../support/bus-child-process.js';
+import { type ChildScript, startScript, watchChild } from '../support/bus-child-process.js';
 import { freePort } from '../support/bus-raw-log.js';
 import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
 import { killNatsServer } from '../support/kill-nats-server.js';
@@ -68,15 +70,36 @@ export async function startNatsWorld(options: NatsWorldOptions) {
   const agent = defineExplorerAgent(runtime, {
     bodyRan: (generationId, toolCallId) => appendFileSync(ledgerFile, `ran ${generationId} ${toolCallId}\n`),
   });
-  let elsewhere: { runtime: Runtime; agent: ReturnType<typeof defineExplorerAgent> } | undefined;
+  // The second runtime: another process of the same deployment (same key, same server, so the
+  // same audience), resuming checkpoints it is handed over stdin.
+  const resumer = startResumer({ NATS_URL: server.url, LEDGER_FILE: ledgerFile });
+  await resumer.waitForLine(/^ready$/, 60_000);
+  let resumes = 0;
   const keyless: NatsConnection = await connect({ servers: server.url, maxReconnectAttempts: -1 });
+  let pendingBucket: KV | undefined;
+  const bucket = async () => {
+    pendingBucket ??= await new Kvm(keyless).open('interlude_pending');
+    return pendingBucket;
+  };
   const started = new Map<string, ExplorerParams>();
   const enqueued = new Map<string, number>();
   const causes = new Map<string, KnownRow[]>();
   const stalls = new Set<Promise<void>>();
   const phantoms = new Set<string>();
   /** What the world did, for the run's summary line. */
-  const faults = { stalls: 0, takeoverStalls: 0, kills: 0, killsInBody: 0, serverRestarts: 0, forgedEvents: 0 };
+  const faults = {
+    stalls: 0,
+    takeoverStalls: 0,
+    kills: 0,
+    killsInBody: 0,
+    killsInDeadlineBody: 0,
+    serverRestarts: 0,
+    forgedEvents: 0,
+    forgedPending: 0,
+    deletedPending: 0,
+    preemptedTimers: 0,
+    resumedElsewhere: 0,
+  };
 
   const addCause = (generationId: string | undefined, row: KnownRow) => {
     if (generationId === undefined) return;
@@ -126,7 +149,23 @@ export async function startNatsWorld(options: NatsWorldOptions) {
     const last = (await runtime.bus.events(generationId).catch(() => [])).at(-1)?.event;
     return last === undefined || last === 'input_requested' || TERMINAL.has(last);
   };
-  const pickWorker = () => running.find((child) => inBody(child) !== undefined) ?? running[0];
+  const expiring = (generationId: string | undefined) =>
+    generationId !== undefined && started.get(generationId)?.variant.expiresInMs !== undefined;
+  /**
+   * A worker to stop or kill: one inside the body of a generation whose question expires (the
+   * deadline row: a worker meeting a deadline dies in the body it approved), else inside any body,
+   * waiting up to `waitMs` for one to enter, else any.
+   */
+  const pickWorker = async (waitMs: number) => {
+    const until = Date.now() + waitMs;
+    for (;;) {
+      const deadlineBody = running.find((child) => expiring(inBody(child)));
+      if (deadlineBody !== undefined) return deadlineBody;
+      const anyBody = running.find((child) => inBody(child) !== undefined);
+      if (Date.now() >= until) return anyBody ?? running[0];
+      await sleep(50);
+    }
+  };
 
   const world: ExplorerWorld & { close(): Promise<void>; workerErrors(): string; faults: typeof faults } = {
     runtime,
@@ -162,29 +201,54 @@ export async function startNatsWorld(options: NatsWorldOptions) {
         await sleep(100);
       }
     },
-    jobsRunning: () => jobsRunning(),
-    async rerunDecision(generationId, toolCallId) {
-      // As documented: decide once the holder that stopped mid-call cannot still finish it.
+    jobsRunning: (generationIds) => jobsRunning(generationIds),
+    async beforeOutcomeUnknownAnswer() {
+      // As documented: answer once the holder that stopped mid-call cannot still finish it.
       while (stalls.size > 0) await Promise.race(stalls);
       await sleep(2 * options.bodyHoldMs);
-      return (ledger().get(`${generationId} ${toolCallId}`) ?? 0) === 0;
+    },
+    keyless: {
+      canMisplace: true,
+      async writePending(key, record) {
+        faults.forgedPending += 1;
+        await (await bucket()).put(key, JSON.stringify(record));
+      },
+      async deletePending(key) {
+        faults.deletedPending += 1;
+        await (await bucket()).delete(key);
+      },
+      async writeClaim(generationId, slot, record) {
+        const subject = `interlude.claims.${generationId}.${slot}`;
+        // A slot already written refuses it (discard new per subject): the forger tried.
+        await jetstream(keyless)
+          .publish(subject, JSON.stringify({ ...record, generation_id: generationId, slot }))
+          .catch(() => undefined);
+      },
+      async preemptTimers(generationId) {
+        faults.preemptedTimers += 1;
+        const timer = { version: 1, generation_id: generationId, agent: 'desk', action: 'handle' };
+        for (const slot of [0, 1, 2, 3, 4]) {
+          const headers = natsHeaders();
+          headers.set('Nats-Msg-Id', `${generationId}:${slot}`);
+          await jetstream(keyless).publish(
+            `interlude.timers.desk.${generationId}`,
+            JSON.stringify({ ...timer, claim_slot: slot, due_at: new Date().toISOString() }),
+            { headers },
+          );
+        }
+      },
     },
     isForeign: (generationId) => started.has(generationId),
     causesOf: (generationId) => causes.get(generationId) ?? [],
     async resumeElsewhere(params, checkpoint, answers) {
-      if (elsewhere === undefined) {
-        const other = createRuntime({ bus: createMemoryBus() });
-        elsewhere = {
-          runtime: other,
-          agent: defineExplorerAgent(other, {
-            bodyRan: (generationId, toolCallId) => appendFileSync(ledgerFile, `ran ${generationId} ${toolCallId}\n`),
-          }),
-        };
-      }
-      await elsewhere.agent.handle(params).resumeNow({ checkpoint: checkpoint as never, answers });
+      faults.resumedElsewhere += 1;
+      resumes += 1;
+      const n = resumes;
+      resumer.process.stdin?.write(`${JSON.stringify({ n, params, checkpoint, answers })}\n`);
+      await resumer.waitForLine(new RegExp(`^resumed ${n} `), 60_000);
     },
     async stallWorker(ms) {
-      const child = pickWorker();
+      const child = await pickWorker(1_000);
       if (child === undefined) return;
       // Long enough for the job to be delivered again and taken over, or a short pause that is not.
       const stallMs = ms >= 2_000 ? 2.5 * options.ackWaitMs : 0.4 * options.ackWaitMs;
@@ -201,12 +265,13 @@ export async function startNatsWorld(options: NatsWorldOptions) {
       stalls.add(stall);
     },
     async killWorker() {
-      const child = pickWorker();
+      const child = await pickWorker(3_000);
       if (child === undefined) return;
       const generationId = inBody(child);
       faults.kills += 1;
       if (generationId !== undefined) faults.killsInBody += 1;
-      if (generationId !== undefined && started.get(generationId)?.variant.expiresInMs !== undefined) {
+      if (expiring(generationId)) {
+        faults.killsInDeadlineBody += 1;
         addCause(generationId, 'deadline-timer-dropped');
       }
       running.splice(running.indexOf(child), 1);
@@ -246,7 +311,8 @@ export async function startNatsWorld(options: NatsWorldOptions) {
     async close() {
       await Promise.all(stalls);
       await runtime.close().catch(() => undefined);
-      await elsewhere?.runtime.close();
+      resumer.process.stdin?.end();
+      await resumer.stop('SIGTERM');
       await keyless.close().catch(() => undefined);
       await Promise.all(running.map((child) => child.stop('SIGTERM')));
       await Promise.all(everyWorker.map((child) => child.stop('SIGKILL')));
@@ -255,4 +321,15 @@ export async function startNatsWorld(options: NatsWorldOptions) {
     },
   };
   return world;
+}
+
+/** The second runtime's process, with its stdin open for the checkpoints it is to resume. */
+function startResumer(env: Record<string, string>): ChildScript {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', joinPath(here, 'explorer-resumer-process.ts')], {
+    cwd: joinPath(here, '..'),
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  return watchChild(child, 'explorer-resumer-process.ts');
 }

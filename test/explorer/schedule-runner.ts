@@ -8,9 +8,23 @@ import {
 import { DANGEROUS_PROMPT, type ExplorerParams, HARMLESS_PROMPT, personApproves } from './explorer-agent.js';
 import { createViolationLog, type Violation } from './invariants.js';
 import type { KnownRow } from './known-failures.js';
-import type { Schedule, Step } from './schedule.js';
+import type { PendingForgery, Schedule, Step } from './schedule.js';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+/** A client holding no key (neither the checkpoint key nor a payload key), writing records. */
+export interface KeylessClient {
+  /** Writes `record` under `key` in the pending index (a body naming another generation included, where the store allows it). */
+  writePending(key: string, record: Record<string, unknown>): Promise<void>;
+  /** Whether a record can be written under a key its body does not name (a server's bucket; not the memory index). */
+  canMisplace?: boolean;
+  /** Deletes the record under `key` (a server's bucket: a client with write access can; nothing outside a process reaches a memory bus). */
+  deletePending?(key: string): Promise<void>;
+  /** Writes a claim record into `slot` of a generation's claim log. */
+  writeClaim(generationId: string, slot: number, record: Record<string, unknown>): Promise<void>;
+  /** Publishes timers for a generation not started yet, under the ids its real timers would get without a key, so they would be dropped as duplicates. */
+  preemptTimers(generationId: string): Promise<void>;
+}
 
 /** What a schedule runs against: the memory bus in this process, or NATS with worker processes. */
 export interface ExplorerWorld {
@@ -35,20 +49,22 @@ export interface ExplorerWorld {
    */
   expiryGraceMs?: number;
   /**
-   * What a careful person answers to "run it again?" about a call whose outcome is unknown: once no
-   * stalled holder can still be inside the call, yes only if the ledger shows no run of it.
+   * Resolves once a person may answer "run it again?" about a call whose outcome is unknown, as
+   * documented: no stopped holder can still be inside the call (it was killed, or is fenced).
    */
-  rerunDecision(generationId: string, toolCallId: string): Promise<boolean>;
+  beforeOutcomeUnknownAnswer(): Promise<void>;
   /** Generations of other schedules sharing this world (listed by `pending()`, not ours to judge). */
   isForeign?(generationId: string): boolean;
   /** Pending-index records forged for generations that never existed, by any schedule of this world. */
   phantoms: Set<string>;
+  /** A client holding no key, writing where the world's bus keeps its records. */
+  keyless: KeylessClient;
   /** Faults the world applied to a generation itself (a worker stopped or killed inside its call). */
   causesOf?(generationId: string): readonly KnownRow[];
   /** A keyless client republishes `fromId`'s signed `completed` event on `toId`'s subject. */
   forgeEvent?(fromId: string, toId: string): Promise<boolean>;
-  /** The job ids queued that have not reported an outcome. */
-  jobsRunning(): number;
+  /** Jobs queued that have not reported an outcome: of `generationIds`, or of every generation. */
+  jobsRunning(generationIds?: Iterable<string>): number;
   /**
    * The runtimes beside the person's: a second one of this process on a bus of its own. A
    * generation resumed there goes on there (its later pauses, its end are on that bus), so the
@@ -80,6 +96,8 @@ interface Tracked {
   inFlight: number;
   /** Operations ever started on it: a peek trusts only a generation nothing touched while it read. */
   touched: number;
+  /** When its first question can first have expired (it started then, plus its deadline). */
+  expiresAfter?: number;
 }
 
 /** What one schedule showed. */
@@ -109,6 +127,8 @@ export async function runSchedule(
     ...(phantoms.has(id) ? (['keyless-pending-record'] as const) : []),
   ]);
   const refusals: Record<string, number> = {};
+  /** Approvals of a call beyond its first (a yes to its outcome-unknown question while the log held no result), by `<generation> <call>`. */
+  const approvals = new Map<string, number>();
   const read = <T>(operation: () => Promise<T>): Promise<T> => (world.read ? world.read(operation) : operation());
   const inFlight = new Set<Promise<unknown>>();
   const refused = (error: unknown) => {
@@ -140,14 +160,29 @@ export async function runSchedule(
     while (inFlight.size > 0) await Promise.all([...inFlight]);
     await world.quiesce(generations.filter(Boolean).map((tracked) => tracked.id));
   };
-  /** The person's answers to what `pending()` shows of one generation. */
+  /**
+   * The person's answers to what `pending()` shows of one generation: yes to the coupon, no to
+   * anything else, and yes to "run it again?" about a call whose outcome is unknown, whatever
+   * happened (asked once no stopped holder can still be in the call, as documented). That yes is a
+   * second approval of the call only when the generation's log holds no result for it: a call whose
+   * result is in the log must never run again.
+   */
   const decide = async (generationId: string, requests: readonly AskedInputRequest[]) => {
     const answers: Record<string, boolean> = {};
     for (const request of requests) {
-      answers[request.toolCallId] =
-        request.metadata?.['outcome_unknown'] === true
-          ? await world.rerunDecision(generationId, request.toolCallId)
-          : personApproves(request.prompt);
+      if (request.metadata?.['outcome_unknown'] !== true) {
+        answers[request.toolCallId] = personApproves(request.prompt);
+        continue;
+      }
+      await world.beforeOutcomeUnknownAnswer();
+      const logged = (await read(() => world.runtime.bus.events(generationId, { everyEpoch: true }))).some(
+        (event) => event.event === 'tool_completed' && JSON.stringify(event.data).includes(request.toolCallId),
+      );
+      if (!logged) {
+        const key = `${generationId} ${request.toolCallId}`;
+        approvals.set(key, (approvals.get(key) ?? 1) + 1);
+      }
+      answers[request.toolCallId] = true;
     }
     return answers;
   };
@@ -186,6 +221,11 @@ export async function runSchedule(
         };
         generations[step.generation] = tracked;
         byId.set(tracked.id, tracked);
+        if (step.variant.expiresInMs !== undefined) tracked.expiresAfter = Date.now() + step.variant.expiresInMs;
+        if (step.preemptTimers === true) {
+          tracked.causes.push('keyless-timer-preempts');
+          await world.keyless.preemptTimers(tracked.id);
+        }
         await perform(tracked, false, () => world.start(tracked.params, tracked.id));
         return;
       }
@@ -217,7 +257,7 @@ export async function runSchedule(
         await world.advance(step.ms);
         return;
       case 'forge-pending':
-        return forgePending(target as Tracked);
+        return forgePending(target as Tracked, step.how);
       case 'forge-phantom':
         return forgePhantom();
       case 'forge-claim':
@@ -240,43 +280,76 @@ export async function runSchedule(
     }
   }
 
-  /** A keyless client copies the pause's index record and relabels its question harmless. */
-  async function forgePending(target: Tracked): Promise<void> {
-    const index = world.runtime.bus.pending;
-    const record = (await index?.list())?.find((entry) => entry.generation_id === target.id);
-    if (index === undefined || record === undefined || !JSON.stringify(record).includes(DANGEROUS_PROMPT)) return;
-    target.causes.push('keyless-pending-record');
-    await index.put(JSON.parse(JSON.stringify(record).replaceAll(DANGEROUS_PROMPT, HARMLESS_PROMPT)));
+  /** The pending-index record a keyless client makes of a real pause: what the store's readable fields hold. */
+  async function recordOf(target: Tracked): Promise<Record<string, unknown> | undefined> {
+    const stored = await world.runtime.bus.checkpoints.load(target.id);
+    const checkpoint = stored?.checkpoint;
+    if (checkpoint === undefined || checkpoint.generation_id !== target.id) return undefined;
+    return {
+      version: 1,
+      generation_id: target.id,
+      agent: checkpoint.agent,
+      action: checkpoint.action_name,
+      claim_slot: checkpoint.claim_slot,
+      input_requests: checkpoint.input_requests,
+      asked_at: new Date().toISOString(),
+      ...(checkpoint.audience !== undefined && { audience: checkpoint.audience }),
+    };
+  }
+
+  /**
+   * A keyless client writes to the pending index: the pause's record relabelled harmless, made
+   * another deployment's (audience, agent, action), copied under another key, or deleted.
+   */
+  async function forgePending(target: Tracked, how: PendingForgery): Promise<void> {
+    const keyless = world.keyless;
+    const record = await recordOf(target);
+    if (record === undefined) return;
+    switch (how) {
+      case 'relabel': {
+        if (!JSON.stringify(record).includes(DANGEROUS_PROMPT)) return;
+        target.causes.push('keyless-pending-record');
+        return keyless.writePending(
+          target.id,
+          JSON.parse(JSON.stringify(record).replaceAll(DANGEROUS_PROMPT, HARMLESS_PROMPT)),
+        );
+      }
+      case 'audience':
+        target.causes.push('keyless-pending-hides');
+        return keyless.writePending(target.id, { ...record, audience: 'elsewhere', agent: 'other', action: 'other' });
+      case 'misplace': {
+        if (keyless.canMisplace !== true) return;
+        const elsewhere = newGenerationId();
+        phantoms.add(elsewhere);
+        forgedHere.add(elsewhere);
+        target.causes.push('keyless-pending-record');
+        return keyless.writePending(elsewhere, record);
+      }
+      case 'delete':
+        if (keyless.deletePending === undefined) return;
+        target.causes.push('keyless-pending-hides');
+        return keyless.deletePending(target.id);
+    }
   }
 
   /** A keyless client lists a question for a generation that never existed, copying a real record's shape. */
   async function forgePhantom(): Promise<void> {
-    const index = world.runtime.bus.pending;
-    const record = (await index?.list())?.[0];
-    if (index === undefined || record === undefined) return;
+    const source = generations.find((tracked) => tracked !== undefined);
+    const record = source === undefined ? undefined : await recordOf(source);
+    if (record === undefined) return;
     const phantom = newGenerationId();
     phantoms.add(phantom);
     forgedHere.add(phantom);
-    await index.put(JSON.parse(JSON.stringify({ ...record, generation_id: phantom })));
+    await world.keyless.writePending(phantom, { ...record, generation_id: phantom });
   }
 
   /** A keyless client writes a claim into the slot the pause waits at. */
   async function forgeClaim(target: Tracked): Promise<void> {
-    const record = (await world.runtime.bus.pending?.list())?.find((entry) => entry.generation_id === target.id);
+    const record = await recordOf(target);
     if (record === undefined) return;
     target.causes.push('unsigned-claims');
-    const forged = { version: 1, kind: 'claim', holder: 'forger', epoch: 1, time: new Date().toISOString() } as const;
-    await world.runtime.bus.claims?.write(target.id, record.claim_slot ?? 0, forged as never);
-  }
-
-  /**
-   * Issue 27's fourth row: an index record of a first pause (slot 0, which the signed checkpoint
-   * leaves out) carries no slot, so `pending()` checks no claim and lists it until the record goes.
-   */
-  async function slotLostRow(generationId: string): Promise<KnownRow | undefined> {
-    const records = await read(async () => (await world.runtime.bus.pending?.list()) ?? []);
-    const record = records.find((entry) => entry.generation_id === generationId);
-    return record !== undefined && record.claim_slot === undefined ? 'pending-lists-answer-in-flight' : undefined;
+    const forged = { version: 1, kind: 'claim', holder: 'forger', epoch: 1, time: new Date().toISOString() };
+    await world.keyless.writeClaim(target.id, record['claim_slot'] as number, forged);
   }
 
   /** A keyless client copies a completed generation's signed `completed` event onto the target's subject. */
@@ -297,8 +370,11 @@ export async function runSchedule(
     const quiet = new Map(
       generations.filter((tracked) => tracked?.inFlight === 0).map((tracked) => [tracked.id, tracked.touched]),
     );
-    const jobsBefore = world.jobsRunning();
+    const busyBefore = new Set(
+      generations.filter((tracked) => tracked !== undefined && busy(tracked)).map((t) => t.id),
+    );
     const listing = await world.runtime.pending();
+    checkListedOnce(listing.map((entry) => entry.generationId));
     for (const entry of listing) {
       const tracked = byId.get(entry.generationId);
       if (tracked === undefined) {
@@ -306,17 +382,30 @@ export async function runSchedule(
         log.add(3, entry.generationId, 'pending() lists a generation nobody started');
         continue;
       }
+      // Judged only when nothing of this generation moved while the listing was read: no step of
+      // ours on it, no job of it queued, no deadline of it that may be being met.
       const untouched = quiet.get(tracked.id) === tracked.touched && tracked.inFlight === 0;
-      if (!untouched || jobsBefore > 0 || world.jobsRunning() > 0) continue;
+      if (!untouched || busyBefore.has(tracked.id) || busy(tracked)) continue;
       const last = (await world.runtime.bus.events(tracked.id)).at(-1);
       if (last?.event !== 'input_requested') {
-        log.add(
-          3,
-          tracked.id,
-          `pending() lists it while its log ends with ${last?.event ?? 'nothing'}`,
-          await slotLostRow(tracked.id),
-        );
+        log.add(3, tracked.id, `pending() lists it while its log ends with ${last?.event ?? 'nothing'}`);
       }
+    }
+  }
+
+  /** Whether a job of the generation is queued, or its deadline has passed and may be being met now. */
+  function busy(tracked: Tracked): boolean {
+    if (world.jobsRunning([tracked.id]) > 0) return true;
+    const deadline = tracked.params.variant.expiresInMs;
+    return deadline !== undefined && (tracked.expiresAfter ?? Number.POSITIVE_INFINITY) <= Date.now();
+  }
+
+  /** Every generation `pending()` lists, listed once. */
+  function checkListedOnce(ids: readonly string[]): void {
+    const seen = new Set<string>();
+    for (const id of ids) {
+      if (seen.has(id)) log.add(3, id, 'pending() lists it more than once');
+      seen.add(id);
     }
   }
 
@@ -328,7 +417,9 @@ export async function runSchedule(
     await settle();
     const listed = new Set<string>();
     for (const runtime of runtimes()) {
-      for (const entry of await read(() => runtime.pending())) listed.add(entry.generationId);
+      const listing = (await read(() => runtime.pending())).map((entry) => entry.generationId);
+      checkListedOnce(listing);
+      for (const id of listing) listed.add(id);
     }
     for (const phantom of forgedHere) {
       if (listed.has(phantom)) log.add(3, phantom, 'pending() still lists a generation nobody started');
@@ -341,8 +432,9 @@ export async function runSchedule(
       checkOwnEvents(tracked, events);
       for (const pause of [1, 2]) {
         const count = runs.get(`${tracked.id} call_pay_${pause}`) ?? 0;
-        if (count > 1 && !tracked.params.variant.idempotent) {
-          log.add(1, tracked.id, `the body of call_pay_${pause} ran ${count} times for one approval`);
+        const approved = approvals.get(`${tracked.id} call_pay_${pause}`) ?? 1;
+        if (count > approved && !tracked.params.variant.idempotent) {
+          log.add(1, tracked.id, `the body of call_pay_${pause} ran ${count} times for ${approved} approval(s)`);
         }
         if (count > 0 && tracked.params.variant.dangerous) {
           log.add(5, tracked.id, `call_pay_${pause} ran though the person never approved its question`);
@@ -386,12 +478,7 @@ export async function runSchedule(
           const code = refused(error);
           // On a real clock the deadline may pass between the listing and the answer.
           if (code === 'expired' && (entry.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY) <= Date.now()) return;
-          log.add(
-            3,
-            tracked.id,
-            `listed by pending(), yet its answer was refused (${code}): not waiting`,
-            await slotLostRow(tracked.id),
-          );
+          log.add(3, tracked.id, `listed by pending(), yet its answer was refused (${code}): not waiting`);
         },
       );
     }

@@ -7,7 +7,8 @@ import type { GenerationVariant } from './explorer-agent.js';
  * waited for, so it races the steps after it; `settle` waits for everything in flight.
  */
 export type Step =
-  | { kind: 'start'; generation: number; variant: GenerationVariant }
+  /** `preemptTimers`: a client with no key publishes timers for it first, under the ids a keyless server would dedupe on. */
+  | { kind: 'start'; generation: number; variant: GenerationVariant; preemptTimers?: true }
   /** A person reads `pending()` and answers what it shows (by its prompt), or, not listed, answers by id anyway. */
   | { kind: 'answer'; generation: number; concurrent: boolean }
   /** The same, through a job a worker runs (`answerLater`). */
@@ -17,8 +18,11 @@ export type Step =
   | { kind: 'cancel'; generation: number; concurrent: boolean }
   /** The clock moves on: deadlines fall due. */
   | { kind: 'advance'; ms: number }
-  /** A client with no key writes a pending-index record: the real pause relabelled harmless. */
-  | { kind: 'forge-pending'; generation: number }
+  /**
+   * A client with no key writes to the pending index: the real pause relabelled harmless, made
+   * another deployment's, copied under another key, or deleted.
+   */
+  | { kind: 'forge-pending'; generation: number; how: PendingForgery }
   /** A client with no key lists a question for a generation that never existed. */
   | { kind: 'forge-phantom' }
   /** A client with no key writes a claim into the pause's slot. */
@@ -35,6 +39,9 @@ export type Step =
 
 export type StepKind = Step['kind'];
 
+export type PendingForgery = 'relabel' | 'audience' | 'misplace' | 'delete';
+const PENDING_FORGERIES: readonly PendingForgery[] = ['relabel', 'audience', 'misplace', 'delete'];
+
 export interface ScheduleShape {
   /** Generations the schedule starts. */
   generations: number;
@@ -44,6 +51,10 @@ export interface ScheduleShape {
   weights: Partial<Record<Exclude<StepKind, 'start'>, number>>;
   /** Deadlines chosen from, in milliseconds (a variant without one never expires). */
   deadlines: readonly number[];
+  /** The chance a generation's question expires (default 0.4). */
+  expiring?: number;
+  /** The chance a harmless expiring question approves on expiry rather than declines (default 0.5). */
+  approvingOnExpiry?: number;
 }
 
 export interface Schedule {
@@ -70,17 +81,18 @@ export function generateSchedule(seed: number, shape: ScheduleShape): Schedule {
   let started = 0;
   const startOne = () => {
     const dangerous = chance(0.5);
-    const expires = chance(0.4);
+    const expires = chance(shape.expiring ?? 0.4);
     const variant: GenerationVariant = {
       dangerous,
       idempotent: chance(0.3),
       pauses: chance(0.3) ? 2 : 1,
       ...(expires && {
         expiresInMs: pick(shape.deadlines),
-        onExpiry: !dangerous && chance(0.5) ? ('approve' as const) : ('decline' as const),
+        onExpiry: !dangerous && chance(shape.approvingOnExpiry ?? 0.5) ? ('approve' as const) : ('decline' as const),
       }),
     };
-    steps.push({ kind: 'start', generation: started, variant });
+    const preempt = expires && chance(0.3);
+    steps.push({ kind: 'start', generation: started, variant, ...(preempt && { preemptTimers: true as const }) });
     started += 1;
   };
   for (let index = 0; index < Math.max(1, Math.ceil(shape.generations / 2)); index += 1) startOne();
@@ -93,9 +105,11 @@ export function generateSchedule(seed: number, shape: ScheduleShape): Schedule {
       case 'cancel':
         steps.push({ kind, generation, concurrent: chance(0.5) });
         break;
+      case 'forge-pending':
+        steps.push({ kind, generation, how: pick(PENDING_FORGERIES) });
+        break;
       case 'answer-later':
       case 'answer-elsewhere':
-      case 'forge-pending':
       case 'forge-claim':
       case 'forge-event':
         steps.push({ kind, generation });

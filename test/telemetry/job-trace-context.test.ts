@@ -3,10 +3,11 @@ import { createRuntime, defineAgent, tool } from '@interlude/core';
 import { scriptedProvider } from '@interlude/core/testing';
 import { openTelemetry } from '@interlude/telemetry';
 import { createInMemoryTracing } from '@interlude/telemetry/testing';
+import { ATTR_GEN_AI_CONVERSATION_ID } from '@opentelemetry/semantic-conventions/incubating';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 
-it('a job queued inside a traced generation carries its trace context: the worker run is a child of the queuing call', async () => {
+it('a job queued inside a traced generation carries its trace context and conversation: the worker run is a child of the queuing call, in its conversation', async () => {
   const tracing = createInMemoryTracing();
   const runtime = createRuntime({
     bus: memoryBus(),
@@ -36,6 +37,7 @@ it('a job queued inside a traced generation carries its trace context: the worke
       { toolCalls: [{ id: 'call_schedule', name: 'schedule_report', arguments: {} }] },
       { text: 'Queued.' },
     ]),
+    conversationId: () => 'case-7',
     actions: { handle: () => ({ message: 'Get the report going', tools: [scheduleReport] }) },
   });
   const completed = new Promise<void>((resolve) => {
@@ -54,5 +56,9 @@ it('a job queued inside a traced generation carries its trace context: the worke
   expect(toolSpan).toBeDefined();
   expect(workerRoot?.spanContext().traceId).toBe(toolSpan?.spanContext().traceId);
   expect(workerRoot?.parentSpanContext?.spanId).toBe(toolSpan?.spanContext().spanId);
+  // `reports` names no conversation of its own: its run, queued from `manager`'s, joins that one.
+  expect(spans.map((span) => span.name)).toContain('chat scripted-1');
+  for (const span of spans)
+    expect([span.name, span.attributes[ATTR_GEN_AI_CONVERSATION_ID]]).toEqual([span.name, 'case-7']);
   await tracing.shutdown();
 });

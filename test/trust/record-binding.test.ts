@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { aesGcmCodec, natsBus } from '@interlude/bus';
-import { createRuntime, type GenerationEvent, type Runtime } from '@interlude/core';
+import { aesGcmCodec, createWorker, natsBus } from '@interlude/bus';
+import { createRuntime, defineAgent, type GenerationEvent, InputRequest, type Runtime, tool } from '@interlude/core';
+import { newGenerationId } from '@interlude/core/internal';
+import { scriptedProvider } from '@interlude/core/testing';
 import { jetstream } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, headers as createHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { scratchDirectory } from '../support/configured-nats.js';
 import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
 import { defineTrustDesk, type Refund } from '../support/trust-desk.js';
@@ -36,10 +39,18 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-/** A runtime of the one deployment this server holds: every process has both keys. */
-function runtimeOn(): Runtime {
+/**
+ * A runtime of the one deployment this server holds: every process has both keys. Without the
+ * codec, a deployment of its own (under `prefix`) on the same server.
+ */
+function runtimeOn(options: { codec?: boolean; prefix?: string } = {}): Runtime {
   const runtime = createRuntime({
-    bus: natsBus({ servers: server.url, codec: aesGcmCodec({ keys: payloadKey }), onError: () => undefined }),
+    bus: natsBus({
+      servers: server.url,
+      ...(options.codec !== false && { codec: aesGcmCodec({ keys: payloadKey }) }),
+      ...(options.prefix !== undefined && { prefix: options.prefix }),
+      onError: () => undefined,
+    }),
     checkpointKey,
   });
   closers.push(() => runtime.close());
@@ -81,6 +92,57 @@ describe('a keyless client writing to the pending index relabels nothing (codec 
       [paused.generationId, ['Refund $30 to mallory-offshore?']],
     ]);
   });
+});
+
+describe('a keyless client writing to, or deleting from, the pending index hides nothing and lists nothing twice', () => {
+  it.each([
+    { codec: true, bucket: 'interlude_pending', prefix: undefined },
+    { codec: false, bucket: 'plainidx_interlude_pending', prefix: 'plainidx' },
+  ])(
+    'codec $codec: a record under another key, an overwritten audience, a deleted entry',
+    async ({ codec, bucket, prefix }) => {
+      const runtime = runtimeOn({ codec, ...(prefix !== undefined && { prefix }) });
+      const desk = defineTrustDesk(runtime, []);
+      const moved = await desk.refund({ account: 'dave' }).generateNow();
+      const relabelled = await desk.refund({ account: 'erin' }).generateNow();
+      const deleted = await desk.refund({ account: 'frank' }).generateNow();
+      const purged = await desk.refund({ account: 'grace' }).generateNow();
+      const ours = [moved, relabelled, deleted, purged].map((paused) => paused.generationId);
+      const listed = async (filter?: { agent: string }) =>
+        (await runtime.pending(filter)).map((pause) => pause.generationId).filter((id) => ours.includes(id));
+      expect((await listed()).sort()).toEqual([...ours].sort());
+
+      const index = await new Kvm(attacker).open(bucket);
+      const read = async (id: string) => JSON.parse(new TextDecoder().decode((await index.get(id))?.value));
+      // Under two other keys, bodies naming a real waiting generation; a real record made another deployment's.
+      await index.put('gen_copy_one', JSON.stringify(await read(moved.generationId)));
+      await index.put(
+        'gen_copy_two',
+        JSON.stringify({ ...(await read(moved.generationId)), asked_at: '2000-01-01T00:00:00Z' }),
+      );
+      await index.put(
+        relabelled.generationId,
+        JSON.stringify({
+          ...(await read(relabelled.generationId)),
+          audience: 'elsewhere',
+          agent: 'other',
+          action: 'other',
+        }),
+      );
+      await index.delete(deleted.generationId);
+      await index.purge(purged.generationId);
+
+      expect((await listed()).sort()).toEqual([...ours].sort());
+      expect((await listed({ agent: 'desk' })).sort()).toEqual([...ours].sort());
+      expect(await listed({ agent: 'other' })).toEqual([]);
+      // Each is answered as its own, once.
+      const refunds: Refund[] = [];
+      defineTrustDesk(runtime, refunds);
+      for (const id of ours) await runtime.answer(id, { call_refund: true });
+      expect(refunds.map((refund) => refund.account).sort()).toEqual(['dave', 'erin', 'frank', 'grace']);
+      expect(await listed()).toEqual([]);
+    },
+  );
 });
 
 describe('an event is believed only on its own generation’s subject', () => {
@@ -132,5 +194,77 @@ describe('pending() is exact: listed from the pause until its answer is claimed'
     expect(listedDuringAnswer).toBeDefined();
     expect(listedDuringAnswer).not.toContain(paused.generationId);
     expect((await runtime.pending()).map((pause) => pause.generationId)).not.toContain(paused.generationId);
+  });
+});
+
+describe('a deadline timer a keyless client published first', () => {
+  it('keeps out neither the real timer nor the expiry: the question expires on time, the forged timer is dropped', async () => {
+    const runtime = runtimeOn();
+    const errors: unknown[] = [];
+    const workerRuntime = createRuntime({
+      bus: natsBus({
+        servers: server.url,
+        codec: aesGcmCodec({ keys: payloadKey }),
+        onError: (error) => errors.push(error),
+      }),
+      checkpointKey,
+    });
+    closers.push(() => workerRuntime.close());
+    const ran: unknown[] = [];
+    const define = (on: Runtime) =>
+      defineAgent({
+        name: 'expiring',
+        runtime: on,
+        provider: scriptedProvider(
+          Array.from(
+            { length: 10 },
+            () => (request: { messages: unknown[] }) =>
+              request.messages.length === 1
+                ? { toolCalls: [{ id: 'call_go', name: 'go', arguments: {} }] }
+                : { text: 'done' },
+          ),
+        ),
+        actions: {
+          handle: () => ({
+            message: 'Go',
+            tools: [
+              tool({
+                name: 'go',
+                description: 'Go ahead',
+                input: z.object({}),
+                run(_, ctx) {
+                  if (ctx.answer === undefined)
+                    return InputRequest.confirm('Go ahead?', { expiresIn: 700, onExpiry: 'decline' });
+                  ran.push(ctx.answer);
+                  return { went: ctx.answer };
+                },
+              }),
+            ],
+          }),
+        },
+      });
+    const agent = define(runtime);
+    const worker = createWorker({ runtime: workerRuntime, agents: [define(workerRuntime)], queue: 'expiring_jobs' });
+    closers.push(() => worker.stop());
+    await worker.ready;
+
+    // The generation id is the caller's to choose, so a keyless client can know it before the pause.
+    const generationId = newGenerationId();
+    const headers = createHeaders();
+    headers.set('Nats-Msg-Id', `${generationId}:0`);
+    const forged = { version: 1, generation_id: generationId, agent: 'expiring', action: 'handle', claim_slot: 0 };
+    await jetstream(attacker).publish(
+      `interlude.timers.expiring.${generationId}`,
+      JSON.stringify({ ...forged, due_at: new Date().toISOString() }),
+      { headers },
+    );
+
+    const paused = await agent.handle({}).generateNow({ generationId });
+    expect(paused.status).toBe('awaiting_input');
+    const names = async () => (await runtime.bus.events(generationId)).map((event) => event.event);
+    await expect.poll(async () => (await names()).at(-1), { timeout: 15_000 }).toBe('completed');
+    expect(await names()).toContain('input_expired');
+    expect(ran).toEqual([]);
+    expect(errors.some((error) => (error as { code?: string }).code === 'unsigned_timer')).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import type { PendingIndex, PendingRecord } from '@interlude/core/internal';
-import type { KV } from '@nats-io/kv';
+import type { JetStreamManager } from '@nats-io/jetstream';
+import type { KV, KvEntry } from '@nats-io/kv';
 import type { PayloadSealer } from './codec/payload-sealer.js';
 import { openPendingRecord, sealPendingRecord } from './codec/sealed-records.js';
 import type { JetStreamRequests } from './jetstream-requests.js';
@@ -11,13 +12,22 @@ import { assertSubjectToken, type NatsNames } from './subjects.js';
 /**
  * The pending index in the KV bucket `interlude_pending`, one key per paused generation, its
  * questions sealed when the bus has a codec. It outlives every process, so a restarted one lists
- * what older ones asked; whether each still waits is the claim log's to say (`runtime.pending()`).
- * A record whose questions do not open (sealed with a key this bus does not hold, or written plain
- * by a client without one) is reported to `onError` and listed by its key without them: the
- * pending view reads questions only from the verified checkpoint.
+ * what older ones asked; whether each still waits, and everything listed about it, is read from
+ * the generation's own records (`runtime.pending()`). The generations it names are the subjects
+ * the bucket's stream holds (`$KV.interlude_pending.<generation>`), read in one stream-info
+ * request: a record a client without the key deleted leaves its marker on the subject, and one it
+ * overwrote keeps its key, so neither hides a generation; `remove` purges the subject, which a
+ * role may do only through the JetStream API. A record is believed for nothing but when it was
+ * asked, and only when it names the generation of its key and opens (with a codec): any other is
+ * reported to `onError` and its generation named without it.
  */
 export function createNatsPendingIndex(
-  resources: () => Promise<{ pending: KV; requests: JetStreamRequests; names: NatsNames }>,
+  resources: () => Promise<{
+    pending: KV;
+    requests: JetStreamRequests;
+    manager: JetStreamManager;
+    names: NatsNames;
+  }>,
   retry: RetryOptions,
   sealer: PayloadSealer,
   onError: (error: unknown, context: string) => void,
@@ -36,33 +46,39 @@ export function createNatsPendingIndex(
       const key = assertSubjectToken('generation id', generationId);
       await retryTransient(() => purgeSubject(requests, names.pendingStream, names.pendingKeySubject(key)), retry);
     },
-    async list(filter = {}) {
-      const { pending } = await resources();
-      const keys = await retryTransient(async () => {
-        const found: string[] = [];
-        for await (const key of await pending.keys()) found.push(key);
-        return found;
-      }, retry);
-      const records = await Promise.all(
+    async entries() {
+      const { pending, manager, names } = await resources();
+      const prefix = names.pendingKeySubject('');
+      const info = await retryTransient(
+        () => manager.streams.info(names.pendingStream, { subjects_filter: `${prefix}*` }),
+        retry,
+      );
+      const keys = Object.keys(info.state.subjects ?? {}).map((subject) => subject.slice(prefix.length));
+      return Promise.all(
         keys.map(async (key) => {
           const entry = await retryTransient(() => pending.get(key), retry);
-          if (entry === null || entry.operation !== 'PUT') return undefined;
-          const record = decodeJson<PendingRecord>(entry.value);
-          // Agent, action and audience are stored readable: another's record is skipped unopened.
-          if (filter.agent !== undefined && record.agent !== filter.agent) return undefined;
-          if (filter.action !== undefined && record.action !== filter.action) return undefined;
-          if (filter.audience !== undefined && record.audience !== filter.audience) return undefined;
-          try {
-            return openPendingRecord(sealer, key, record);
-          } catch (error) {
-            // Only its id is believed (`runtime.pending()` reads the questions from the signed
-            // checkpoint), so a record someone without the key overwrote still names its generation.
-            onError(error, `pending record of ${key} not readable`);
-            return { ...record, generation_id: key, input_requests: [] };
-          }
+          return { generationId: key, askedAt: askedAtOf(key, entry) };
         }),
       );
-      return records.filter((record): record is PendingRecord => record !== undefined);
     },
   };
+
+  /** The record's `asked_at`, when the record under `key` is intact; undefined (and said) when not. */
+  function askedAtOf(key: string, entry: KvEntry | null): string | undefined {
+    if (entry === null) return undefined;
+    if (entry.operation !== 'PUT') {
+      onError(new Error(`the pending record of ${key} was deleted by a client other than Interlude`), 'pending index');
+      return undefined;
+    }
+    try {
+      const record = decodeJson<PendingRecord>(entry.value);
+      if (record?.generation_id !== key) {
+        throw new Error(`the pending record under ${key} names another generation: it was written there`);
+      }
+      return openPendingRecord(sealer, key, record).asked_at;
+    } catch (error) {
+      onError(error, `pending record of ${key} not readable`);
+      return undefined;
+    }
+  }
 }

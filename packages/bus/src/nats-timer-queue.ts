@@ -1,4 +1,12 @@
-import type { InputTimer, TimerQueue } from '@interlude/core/internal';
+import type { TrustError } from '@interlude/core';
+import {
+  type CheckpointKeys,
+  type InputTimer,
+  signTimer,
+  type TimerQueue,
+  timerMessageId,
+  timerRefusal,
+} from '@interlude/core/internal';
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { headers as createHeaders, nanos } from '@nats-io/transport-node';
 import { type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
@@ -12,8 +20,11 @@ const RETRY_DELAY_MS = 5_000;
 const LONGEST_WAIT_MS = 60 * 60 * 1_000;
 
 /**
- * Deadlines on the work-queue stream `INTERLUDE_TIMERS`, one message per pause (message id
- * `<generation>:<slot>`, so a pause scheduled twice is kept once). nats-server has no scheduled
+ * Deadlines on the work-queue stream `INTERLUDE_TIMERS`, one message per pause, signed with the
+ * runtime's keys (`signTimer`) under a message id only a key holder can write (`timerMessageId`),
+ * so a pause scheduled twice is kept once and a client without the key can neither have the real
+ * timer dropped as a duplicate nor have a timer of its own met: one that does not verify is
+ * dropped (reported to `onError`). nats-server has no scheduled
  * messages before 2.12, so the workers serving an agent share one durable consumer of its timers
  * (`interlude_timers_<agent>`) and put back a timer that is
  * not due yet with a delayed negative acknowledgement, until it is; a due one is handed to the
@@ -31,13 +42,15 @@ export function createNatsTimerQueue(
   }>,
   ackWaitMs: number,
   retry: RetryOptions,
+  keys: () => CheckpointKeys | undefined,
   onError: (error: unknown, context: string) => void,
 ): TimerQueue {
   return {
-    async schedule(timer) {
+    async schedule(unsigned) {
       const { requests, names } = await resources();
+      const timer = signTimer(unsigned, keys());
       const headers = createHeaders();
-      headers.set(MSG_ID_HEADER, `${timer.generation_id}:${timer.claim_slot}`);
+      headers.set(MSG_ID_HEADER, timerMessageId(timer));
       const subject = names.timerSubject(timer.agent, timer.generation_id);
       await retryTransient(() => requests.publish(subject, encodeJson(timer), headers), retry);
     },
@@ -96,12 +109,13 @@ export function createNatsTimerQueue(
           message.term();
           continue;
         }
-        const left = Date.parse(timer.due_at) - Date.now();
-        if (Number.isNaN(left)) {
-          onError(new Error(`timer of ${timer.generation_id} has no due time`), 'a malformed timer (dropped)');
+        const refusal: TrustError | undefined = timerRefusal(timer, keys());
+        if (refusal !== undefined) {
+          onError(refusal, 'timer not trusted (dropped)');
           message.term();
           continue;
         }
+        const left = Date.parse(timer.due_at) - Date.now();
         if (left > 0) {
           message.nak(Math.min(left, LONGEST_WAIT_MS));
           continue;

@@ -1,6 +1,7 @@
 import type { GenerationTrace, GenerationTraceInfo, Telemetry } from '@interlude/core/internal';
 import { isSpanContextValid, type MeterProvider, metrics, type TracerProvider, trace } from '@opentelemetry/api';
 import { currentContext } from './active-context.js';
+import { conversationIn } from './conversation-context.js';
 import { GenAiMetrics } from './genai-metrics.js';
 import { GenerationSpan } from './generation-span.js';
 import { INSTRUMENTATION_SCOPE } from './semconv.js';
@@ -34,10 +35,12 @@ export interface OpenTelemetryOptions {
   meterProvider?: MeterProvider | undefined;
 }
 
-/** Core's `Telemetry`, plus what a caller enqueuing a job needs to carry its trace along. */
+/** Core's `Telemetry`, plus what a caller enqueuing a job needs to carry its trace and conversation along. */
 export interface OpenTelemetryTelemetry extends Telemetry {
   /** The W3C `traceparent` of the active span (a job's NATS header), if there is one. */
   currentTraceparent(): string | undefined;
+  /** The `gen_ai.conversation.id` of the generation running in the active context, if one is. */
+  currentConversationId(): string | undefined;
 }
 
 /**
@@ -67,6 +70,9 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): OpenTelemetry
     currentTraceparent(): string | undefined {
       const spanContext = trace.getSpanContext(currentContext());
       return spanContext !== undefined && isSpanContextValid(spanContext) ? formatTraceparent(spanContext) : undefined;
+    },
+    currentConversationId(): string | undefined {
+      return conversationIn(currentContext());
     },
   };
 }

@@ -45,6 +45,14 @@ export interface Bus {
     filter: Selector,
     handler: EventHandler<SelectedEvent<Selector>>,
   ): Promise<Subscription>;
+  /**
+   * The event log in its one order, from a position on and then live: each event with its
+   * position there (an opaque string). With `after` (a position `follow` handed out, in any
+   * process on the bus) it starts right after it, with whatever of the log the bus still keeps;
+   * without, from now on. What `interlude-gateway`'s `Last-Event-ID` resumes from. A position the
+   * bus cannot read is a `TypeError`. Events are the verified, opened ones `subscribe` hands out.
+   */
+  follow?(filter: EventFilter, handler: LoggedEventHandler, options?: { after?: string }): Promise<Subscription>;
   readonly checkpoints: CheckpointStore;
   /** Write-once slots that decide who runs a generation (claims, fencing, tool intents). */
   readonly claims: ClaimLog;
@@ -87,6 +95,10 @@ export interface InputTimer {
   claim_slot: number;
   /** The checkpoint's `input_expires_at`. */
   due_at: string;
+  /** With keys, the id of the key that signed it (`bus/sign-timer.ts`): a bus signs what it schedules. */
+  key_id?: string;
+  /** HMAC-SHA256 in base64url over the rest: a bus meets only a timer that verifies. */
+  signature?: string;
 }
 
 /**
@@ -124,28 +136,33 @@ export interface PendingRecord {
   audience?: string;
 }
 
-/** What a pending-index listing narrows to; a field left out matches every record. */
-export interface PendingRecordFilter {
-  agent?: string;
-  action?: string;
-  audience?: string;
+/**
+ * A generation the pending index names: the key of one of its records. `askedAt` is that record's
+ * `asked_at` when the record under the key is intact (readable, naming that generation), else
+ * undefined (deleted, altered, written under another key, or sealed with a key not held).
+ */
+export interface PendingEntry {
+  generationId: string;
+  askedAt: string | undefined;
 }
 
 /**
  * Where paused generations are listed. Records are written at each pause and removed when the
- * generation completes or is cancelled; whether one still waits is decided by the claim log when
- * it is read, so a record left behind by a crash never shows a question that was answered.
+ * generation completes or is cancelled. Nothing in a record is believed but its key (and when it
+ * was asked, an order): `runtime.pending()` reads every other fact, and whether the generation
+ * waits, from the generation's own signed records and the claim log, so a record left behind by a
+ * crash or altered by a client without the key never shows a question that is not waiting.
  */
 export interface PendingIndex {
   /** Stores the generation's latest pause, replacing an earlier one. */
   put(record: PendingRecord): Promise<void>;
   remove(generationId: string): Promise<void>;
   /**
-   * The records of one agent, one action or both (every record without a filter). An index that
-   * cannot read a record (sealed with a key it does not hold) leaves it out, so one deployment's
-   * records never break another's list.
+   * Every generation the index names, once each, by key: every key a record was written under and
+   * `remove` has not removed. A record another client deleted or overwrote still names its key
+   * (on NATS the key's subject keeps the marker), so such a write hides no question.
    */
-  list(filter?: PendingRecordFilter): Promise<PendingRecord[]>;
+  entries(): Promise<PendingEntry[]>;
 }
 
 export interface EventFilter {
@@ -171,6 +188,9 @@ export type SelectedName<Selector> = Selector extends EventName
 export type SelectedEvent<Selector> = EventOf<SelectedName<Selector>>;
 
 export type EventHandler<Event extends GenerationEvent = GenerationEvent> = (event: Event) => void | Promise<void>;
+
+/** Handles an event of the log read with `follow`, with its position there. */
+export type LoggedEventHandler = (event: GenerationEvent, position: string) => void | Promise<void>;
 
 export interface Subscription {
   unsubscribe(): Promise<void>;
@@ -268,6 +288,8 @@ export interface Job {
   answers?: Record<string, unknown>;
   /** W3C trace context of whoever enqueued it. */
   traceparent?: string;
+  /** The conversation of the generation that enqueued it, if one did: the job's run joins it. */
+  conversation_id?: string;
   /** The resume a pause's deadline makes (`RunControl.expiring`): the answers are the expiry outcomes. */
   expiry?: true;
   /** Which key signed it (the first 8 hex digits of the key's SHA-256). */

@@ -1,4 +1,5 @@
 import { nestsDeeperThan } from '../json/nesting-depth.js';
+import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
 import type {
   Bus,
   CheckpointStore,
@@ -14,6 +15,7 @@ import type {
 import { matchesFilter, toEventFilter } from './event-filter.js';
 import type { GenerationEvent } from './events.js';
 import { latestEpochs } from './latest-epochs.js';
+import { createMemoryEventStream } from './memory-event-stream.js';
 import { createMemoryPendingIndex } from './memory-pending-index.js';
 import { createMemoryTimerQueue } from './memory-timers.js';
 import { createBindableClaimLog } from './process-claim-logs.js';
@@ -29,6 +31,8 @@ export interface MemoryBusOptions {
    * refused for good, however many generations complete after it.
    */
   retainCompleted?: number;
+  /** Events kept in publish order for `bus.follow()` to resume from. Default 10,000. */
+  followableEvents?: number;
 }
 
 /**
@@ -40,9 +44,12 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   const logs = new Map<string, GenerationEvent[]>();
   const seen = new Set<string>();
   const subscribers = new Set<{ filter: EventFilter; handler: EventHandler }>();
+  const stream = createMemoryEventStream(options.followableEvents ?? 10_000);
   const checkpoints = createMemoryCheckpointStore();
   const claims = createBindableClaimLog();
   const pending = createMemoryPendingIndex();
+  let timerKeys: CheckpointKeys | undefined;
+  let keysBound = false;
   const completed = new Set<string>();
   // Completion order as a queue with a moving head: taking the oldest off a Set with
   // `values().next()` walks past every entry deleted before it, which grows with every completion.
@@ -69,7 +76,12 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   return {
     shared: false,
     // A runtime binding its keys moves the bus to the process's one claim log (`process-claim-logs.ts`).
-    useKeys: (keys) => claims.useKeys(keys),
+    useKeys(keys) {
+      claims.useKeys(keys);
+      // The first runtime's keys sign and check the timers, as they choose the claim log.
+      if (!keysBound) timerKeys = keys;
+      keysBound = true;
+    },
     async publish(event) {
       if (seen.has(event.id)) return;
       seen.add(event.id);
@@ -85,6 +97,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
         completionOrder.push(event.generation_id);
         forgetOldest();
       }
+      stream.append(copy);
       for (const subscriber of subscribers) {
         if (!matchesFilter(subscriber.filter, copy)) continue;
         // A subscriber's failure is its own: it must not fail the generation that published.
@@ -110,10 +123,13 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
         },
       };
     },
+    async follow(filter, handler, followOptions) {
+      return stream.follow(filter, handler, followOptions?.after);
+    },
     checkpoints,
     claims,
     jobs: createMemoryJobQueue(options.maxDeliveries ?? 5),
-    timers: createMemoryTimerQueue(),
+    timers: createMemoryTimerQueue(() => timerKeys),
     pending,
     // Nothing to lose touch with: it lives in this process.
     async health() {
@@ -121,6 +137,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     },
     async close() {
       subscribers.clear();
+      stream.close();
     },
   };
 }

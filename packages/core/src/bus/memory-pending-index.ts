@@ -10,15 +10,8 @@ export function createMemoryPendingIndex(): PendingIndex {
     async remove(generationId) {
       records.delete(generationId);
     },
-    async list(filter = {}) {
-      return structuredClone(
-        [...records.values()].filter(
-          (record) =>
-            (filter.agent === undefined || record.agent === filter.agent) &&
-            (filter.action === undefined || record.action === filter.action) &&
-            (filter.audience === undefined || record.audience === filter.audience),
-        ),
-      );
+    async entries() {
+      return [...records].map(([generationId, record]) => ({ generationId, askedAt: record.asked_at }));
     },
   };
 }

@@ -1,4 +1,6 @@
+import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
 import type { InputTimer, TimerQueue } from './bus.js';
+import { signTimer, timerMessageId, timerRefusal } from './sign-timer.js';
 
 /** Node's timers hold at most this many milliseconds (about 24.8 days); a later deadline waits in steps. */
 const LONGEST_DELAY = 2 ** 31 - 1;
@@ -9,9 +11,11 @@ const MAX_ATTEMPTS = 5;
 /**
  * Deadlines in this process: each timer fires when due (an unreferenced Node timer, so it never
  * keeps a process alive on its own), once a consumer is there. A handler that rejects gets its
- * timer again a second later, up to five times.
+ * timer again a second later, up to five times. Timers are signed with the keys a runtime handed
+ * the bus and kept by `timerMessageId`, as on a server: one scheduled without them (or altered)
+ * is dropped when due, and never keeps the real one out.
  */
-export function createMemoryTimerQueue(): TimerQueue {
+export function createMemoryTimerQueue(keys: () => CheckpointKeys | undefined): TimerQueue {
   const timers = new Map<string, InputTimer>();
   const armed = new Map<string, NodeJS.Timeout>();
   // Several runtimes may share one memory bus: a timer goes to each in turn until one meets it.
@@ -35,6 +39,10 @@ export function createMemoryTimerQueue(): TimerQueue {
       const left = Date.parse(timer.due_at) - Date.now();
       if (left > 0) return arm(key, timer, attempt, left);
       if (handlers.length === 0) return;
+      if (timerRefusal(timer, keys()) !== undefined) {
+        timers.delete(key);
+        return;
+      }
       handleAll(timer).then(
         () => timers.delete(key),
         () => {
@@ -48,10 +56,11 @@ export function createMemoryTimerQueue(): TimerQueue {
   };
 
   return {
-    async schedule(timer) {
-      const key = `${timer.generation_id}:${timer.claim_slot}`;
+    async schedule(unsigned) {
+      const timer = signTimer(structuredClone(unsigned), keys());
+      const key = timerMessageId(timer);
       if (timers.has(key)) return;
-      timers.set(key, structuredClone(timer));
+      timers.set(key, timer);
       if (handlers.length > 0) arm(key, timer, 1, Date.parse(timer.due_at) - Date.now());
     },
     async consume(consumer) {

@@ -19,6 +19,10 @@ export const jobSchema = z
       .exactOptional()
       .describe('A resume job: the answers by `tool_call_id`.'),
     traceparent: z.string().exactOptional().describe('W3C trace context of whoever enqueued it.'),
+    conversation_id: z
+      .string()
+      .exactOptional()
+      .describe('The conversation (`gen_ai.conversation.id`) of the generation that enqueued it, if one did.'),
     expiry: z.literal(true).exactOptional().describe("The resume a pause's deadline makes."),
     key_id: z.string().exactOptional().describe("The signing key's id: the first 8 hex digits of its SHA-256."),
     signature: z
@@ -99,6 +103,13 @@ export const inputTimerSchema = z
     action: z.string(),
     claim_slot: z.number(),
     due_at: z.string(),
+    key_id: z.string().exactOptional().describe("The signing key's id: the first 8 hex digits of its SHA-256."),
+    signature: z
+      .string()
+      .exactOptional()
+      .describe(
+        'base64url (43 characters) of HMAC-SHA256("interlude/timer/v1\\n" + canonical JSON of every other field, `key_id` included). A timer that does not verify is dropped, never met. Its message id is `<generation_id>:<claim_slot>:` and the first 16 characters of the signature.',
+      ),
   })
   .meta({ id: 'InputTimer' });
 

@@ -20,6 +20,12 @@ export type TrustErrorCode =
   | 'unsigned_claim'
   /** A claim-log record's signature does not match, or names a key this runtime does not hold. */
   | 'forged_claim'
+  /** A deadline timer carries no signature (a keyless client's: dropped, never met). */
+  | 'unsigned_timer'
+  /** A deadline timer's signature does not match, or names a key this runtime does not hold. */
+  | 'forged_timer'
+  /** A deadline timer that is not one: no generation, no whole-number slot, no due time. */
+  | 'malformed_timer'
   /**
    * A record read from one place whose body names another: an event whose generation, agent,
    * action or name is not its subject's (a signed event of one generation republished on

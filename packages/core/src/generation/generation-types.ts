@@ -18,6 +18,8 @@ export interface RunControl {
   generationId?: string;
   /** The caller's W3C trace context, so the generation's spans join the caller's trace. */
   parentTraceparent?: string;
+  /** The conversation of the generation that enqueued this one (a job's), which its spans join. */
+  parentConversationId?: string;
 }
 
 /**

@@ -224,11 +224,22 @@ export class GenerationRunner implements Generation {
     return resolvePrompt(this.actionName, action, this.params, this.agent.instructions);
   }
 
-  /** Queues a job, signed, with the caller's trace context in the job and in the transport's headers. */
+  /**
+   * Queues a job, signed, with the caller's trace context in the job and in the transport's
+   * headers, and the conversation of the generation enqueuing it, if one is, in the job.
+   */
   private async enqueue(queue: string | undefined, job: Job): Promise<Enqueued> {
     const { runtime } = this.agent;
     const traceparent = runtime.telemetry?.currentTraceparent?.();
-    const traced = signJob(traceparent === undefined ? job : { ...job, traceparent }, runtime.keys);
+    const conversationId = runtime.telemetry?.currentConversationId?.();
+    const traced = signJob(
+      {
+        ...job,
+        ...(traceparent !== undefined && { traceparent }),
+        ...(conversationId !== undefined && { conversation_id: conversationId }),
+      },
+      runtime.keys,
+    );
     return runtime.bus.jobs.enqueue(queue ?? DEFAULT_QUEUE, traced, traceparent === undefined ? {} : { traceparent });
   }
 
@@ -249,6 +260,7 @@ export class GenerationRunner implements Generation {
       ...(stream && { stream }),
       ...(control.signal && { signal: control.signal }),
       ...(control.parentTraceparent && { parentTraceparent: control.parentTraceparent }),
+      ...(control.parentConversationId && { parentConversationId: control.parentConversationId }),
       ...(control.nested && { nested: true }),
     };
   }

@@ -119,6 +119,7 @@ async function runToStop(
     ...(start.kind === 'resume' &&
       start.checkpoint.traceparent !== undefined && { linkedTraceparent: start.checkpoint.traceparent }),
     ...(options.parentTraceparent !== undefined && { parentTraceparent: options.parentTraceparent }),
+    ...(options.parentConversationId !== undefined && { parentConversationId: options.parentConversationId }),
   });
   let madeToolSignal: AbortSignal | undefined;
   const scope: RunScope = {

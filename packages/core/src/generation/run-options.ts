@@ -28,6 +28,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** The caller's trace context (a job's headers). */
   parentTraceparent?: string;
+  /** The enqueuing generation's conversation (a job's). */
+  parentConversationId?: string;
   /**
    * Run as a delegated (nested) generation: it cannot pause, so a pause is neither stored,
    * published nor passed to `onInputRequest`; the caller turns its questions into a tool result.

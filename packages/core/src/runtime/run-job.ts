@@ -96,6 +96,7 @@ export async function runJob(options: {
     const control = {
       lease,
       ...(traceparent !== undefined && { parentTraceparent: traceparent }),
+      ...(job.conversation_id !== undefined && { parentConversationId: job.conversation_id }),
       ...(job.expiry === true && { expiring: true }),
     };
     const response =

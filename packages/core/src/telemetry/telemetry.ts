@@ -14,6 +14,8 @@ export interface Telemetry {
   startGeneration(info: GenerationTraceInfo): GenerationTrace;
   /** The caller's active trace context, carried on jobs so a worker's spans join the caller's trace. */
   currentTraceparent?(): string | undefined;
+  /** The conversation of the generation running in the caller's context, carried on the jobs it enqueues. */
+  currentConversationId?(): string | undefined;
 }
 
 export interface GenerationTraceInfo {
@@ -32,6 +34,11 @@ export interface GenerationTraceInfo {
   linkedTraceparent?: string | undefined;
   /** The caller's trace context (a job's NATS headers): the new root becomes its child. */
   parentTraceparent?: string | undefined;
+  /**
+   * The conversation of the generation that enqueued this run's job (its `conversation_id`): the
+   * run joins it, as a delegation joins its parent's, when the agent has no `conversationId`.
+   */
+  parentConversationId?: string | undefined;
   /**
    * The generation's secret answers, as a scrubber that grows while it runs: for spans that do
    * not come from these hooks (an instrumented library a tool calls writes to the active span),

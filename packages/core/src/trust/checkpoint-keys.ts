@@ -4,7 +4,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
  * What a signature is for. Each kind is signed under its own label, so a signature made for one
  * kind of message (an event) can never pass for another (a job or a checkpoint).
  */
-export type SignaturePurpose = 'checkpoint' | 'job' | 'event' | 'claim' | 'message-id' | 'answer-token';
+export type SignaturePurpose = 'checkpoint' | 'job' | 'event' | 'claim' | 'timer' | 'message-id' | 'answer-token';
 
 /**
  * The keys a runtime signs and verifies with: it signs with the first and accepts any, so a key
@@ -110,6 +110,7 @@ export const SIGNATURE_LABELS: Readonly<Record<SignaturePurpose, string>> = {
   job: 'interlude/job/v1\n',
   event: 'interlude/event/v1\n',
   claim: 'interlude/claim/v1\n',
+  timer: 'interlude/timer/v1\n',
   'message-id': 'interlude/message-id/v1\n',
   'answer-token': 'interlude/answer-token/v1\n',
 };

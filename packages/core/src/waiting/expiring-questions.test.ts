@@ -1,9 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ResumeError } from '../errors/resume-error.js';
+import { newGenerationId } from '../generation/generation.js';
 import { InputRequest } from '../input-request/input-request.js';
 import { expectRebuildMatches, scriptedAgent, throughJson } from '../test-support/harness.js';
 import { tool } from '../tool/tool.js';
+import { meetDeadline } from './meet-deadline.js';
 
 /** A refund tool whose question expires `expiresIn` ms after it is asked; it records what it ran with. */
 function expiringRefund(options: { expiresIn: number; onExpiry?: 'decline' | { answer: boolean } }) {
@@ -164,6 +166,50 @@ describe('questions that expire, on the memory bus', () => {
       await vi.advanceTimersByTimeAsync(400);
       expect(await eventNames(runtime, paused.generationId)).not.toContain('input_expired');
       expect(ran).toEqual([true]);
+      await runtime.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps the real timer when another was scheduled first for the same generation and slot', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const { agent, runtime, ran } = expiringRefund({ expiresIn: 300 });
+      const generationId = newGenerationId();
+      const forged = { version: 1 as const, generation_id: generationId, agent: 'support', action: 'handle' };
+      await runtime.bus.timers?.schedule({ ...forged, claim_slot: 0, due_at: new Date().toISOString() });
+      const paused = await agent.handle({}).generateNow({ generationId });
+      expect(paused.status).toBe('awaiting_input');
+      await vi.advanceTimersByTimeAsync(400);
+      expect((await eventNames(runtime, generationId)).slice(-1)).toEqual(['completed']);
+      expect(await eventNames(runtime, generationId)).toContain('input_expired');
+      expect(ran).toEqual([]);
+      await runtime.close();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('meets no timer that names no slot: one format, a slot always written', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { agent, runtime, ran } = expiringRefund({ expiresIn: 300 });
+      const paused = await agent.handle({}).generateNow();
+      vi.setSystemTime(Date.now() + 400);
+      const checkpoint = paused.checkpoint as NonNullable<typeof paused.checkpoint>;
+      const timer = {
+        version: 1 as const,
+        generation_id: paused.generationId,
+        agent: checkpoint.agent,
+        action: checkpoint.action_name,
+        due_at: checkpoint.input_expires_at as string,
+      };
+      expect(await meetDeadline(runtime, timer as never)).toBe('gone');
+      expect(await eventNames(runtime, paused.generationId)).not.toContain('input_expired');
+      expect(await meetDeadline(runtime, { ...timer, claim_slot: 0 })).toBe('resumed');
+      expect(await eventNames(runtime, paused.generationId)).toContain('input_expired');
+      expect(ran).toEqual([]);
       await runtime.close();
     } finally {
       vi.useRealTimers();

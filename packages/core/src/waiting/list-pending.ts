@@ -1,36 +1,30 @@
-import type { PendingRecord } from '../bus/bus.js';
-import { pauseStanding } from '../claims/can-resume.js';
-import { signedClaims } from '../claims/signed-claims.js';
+import type { PendingEntry } from '../bus/bus.js';
 import { askedInputRequest } from '../input-request/asked-input-request.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { PendingFilter, PendingGeneration } from './pending-generation.js';
-import { storedPause } from './stored-pause.js';
+import { waitingPause } from './stored-pause.js';
 
 export type { PendingFilter, PendingGeneration } from './pending-generation.js';
 
 /**
  * The generations paused on a question right now, oldest first. A view, not a store: the bus's
- * pending index only says which generations to look at (this deployment's: those whose checkpoint
- * was signed for the runtime's audience); what is listed is read from each one's stored checkpoint,
- * believed only once its signature verifies with its params and it names that generation and the
- * indexed slot (else rebuilt from the generation's log, `storedPause`), and confirmed against the
- * claim log (answered, cancelled or claimed by its deadline, it is not listed). A pause is left out once its deadline has passed, since an answer
- * would be refused. So an index record a keyless client wrote, or one a crash left behind,
- * relabels nothing and lists nothing: the questions shown are the signed checkpoint's.
+ * pending index only names generations to look at (by its records' keys, each once); everything
+ * listed, and whether it is listed at all, is read from the generation's own records: its stored
+ * checkpoint, believed once its signature verifies with its params for this deployment and it names
+ * that generation, and the claim log, which must show its slot waiting; else (the record missing,
+ * forged, or an older pause stored again) the latest pause of its log, if that verifies and waits
+ * (`waitingPause`). A pause is left out once its deadline has passed, since an answer would be
+ * refused. Agent and action are the checkpoint's. So an index record a keyless client wrote,
+ * altered or deleted relabels nothing, hides nothing and lists nothing: the index's one fact of its
+ * own is when a question was asked, an order.
  */
 export async function listPending(runtime: Runtime, filter: PendingFilter = {}): Promise<PendingGeneration[]> {
   checkFilter(filter);
   const index = runtime.bus.pending;
   if (index === undefined) return [];
   const now = Date.now();
-  // Another deployment on the same server (its checkpoints signed for another audience) is not ours to list.
-  const audience = await runtime.audience();
-  const narrowed = {
-    ...(filter.agent !== undefined && { agent: filter.agent }),
-    ...(filter.action !== undefined && { action: filter.action }),
-    ...(audience !== undefined && { audience }),
-  };
-  const listed = await Promise.all((await index.list(narrowed)).map((record) => verifiedPause(runtime, record, now)));
+  const entries = new Map((await index.entries()).map((entry) => [entry.generationId, entry]));
+  const listed = await Promise.all([...entries.values()].map((entry) => verifiedPause(runtime, entry, now)));
   return listed
     .filter((pause): pause is PendingGeneration => pause !== undefined)
     .filter(
@@ -41,32 +35,34 @@ export async function listPending(runtime: Runtime, filter: PendingFilter = {}):
     .sort((a, b) => a.askedAt.getTime() - b.askedAt.getTime());
 }
 
-/** The pause an index record points at, read from its verified checkpoint, if it still waits. */
+/** The pause an index entry names, read from the generation's verified records, if it still waits. */
 async function verifiedPause(
   runtime: Runtime,
-  record: PendingRecord,
+  entry: PendingEntry,
   now: number,
 ): Promise<PendingGeneration | undefined> {
-  const generationId = record.generation_id;
-  if (typeof generationId !== 'string' || typeof record.claim_slot !== 'number') return undefined;
-  // Answered, cancelled or claimed by its deadline (or an entry a crash left behind): no checkpoint to read.
-  if ((await pauseStanding(signedClaims(runtime), generationId, record.claim_slot)) !== 'waiting') return undefined;
-  // The stored checkpoint if it verifies for that slot, else the pause rebuilt from the generation's log.
-  const { verified } = await storedPause(runtime, generationId, { slot: record.claim_slot });
-  if (verified === undefined) return undefined;
-  const { checkpoint } = verified;
+  const { generationId } = entry;
+  const found = await waitingPause(runtime, generationId);
+  if (found === undefined) return undefined;
+  const { checkpoint } = found.pause;
   const deadline = checkpoint.input_expires_at;
   if (deadline !== undefined && Date.parse(deadline) <= now) return undefined;
-  const askedAt = new Date(record.asked_at);
   return {
     generationId,
     agent: checkpoint.agent,
     action: checkpoint.action_name,
     inputRequests: checkpoint.input_requests.map(askedInputRequest),
-    // The index's one fact of its own, and only an order: a bad one sorts first.
-    askedAt: Number.isNaN(askedAt.getTime()) ? new Date(0) : askedAt,
+    askedAt: found.askedAt ?? (await askedAtOf(runtime, entry)),
     expiresAt: deadline === undefined ? undefined : new Date(deadline),
   };
+}
+
+/** When the question was asked: the index's record says, when it is intact; else the pause's own event. */
+async function askedAtOf(runtime: Runtime, entry: PendingEntry): Promise<Date> {
+  const indexed = entry.askedAt === undefined ? Number.NaN : Date.parse(entry.askedAt);
+  if (!Number.isNaN(indexed)) return new Date(indexed);
+  const asked = (await runtime.bus.events(entry.generationId)).findLast((event) => event.event === 'input_requested');
+  return new Date(asked === undefined ? 0 : asked.time);
 }
 
 function checkFilter(filter: unknown): asserts filter is PendingFilter {

@@ -1,5 +1,6 @@
 import type { AgentBase } from '../agent/agent-types.js';
 import type { InputTimer, Job, StoredCheckpoint } from '../bus/bus.js';
+import { timerRefusal } from '../bus/sign-timer.js';
 import { withCheckpointDefaults } from '../checkpoint/checkpoint-defaults.js';
 import { pauseStanding } from '../claims/can-resume.js';
 import { signedClaims } from '../claims/signed-claims.js';
@@ -65,14 +66,16 @@ async function duePause(
   timer: InputTimer,
   agents: readonly AgentBase[] | undefined,
 ): Promise<{ agent: AgentBase; stored: StoredCheckpoint } | undefined> {
+  // One format: a timer naming no whole-number slot (or no generation, no due time) is no timer.
+  if (timerRefusal(timer, undefined) !== undefined) return undefined;
   // The stored checkpoint if it verifies for the timer's slot, else the pause rebuilt from the log.
-  const found = await storedPause(runtime, timer.generation_id, { slot: slotOf(timer) });
+  const found = await storedPause(runtime, timer.generation_id, { slot: timer.claim_slot });
   const stored = found.verified ?? found.stored;
   const checkpoint = stored && withCheckpointDefaults(stored.checkpoint);
   if (
     stored === undefined ||
     checkpoint?.generation_id !== timer.generation_id ||
-    checkpoint.claim_slot !== slotOf(timer) ||
+    checkpoint.claim_slot !== timer.claim_slot ||
     checkpoint.input_expires_at !== timer.due_at ||
     !(await deadlineOpen(runtime, timer))
   ) {
@@ -89,14 +92,9 @@ async function duePause(
 /** Whether the pause still waits, or its slot is held by the run its deadline's own job started. */
 async function deadlineOpen(runtime: Runtime, timer: InputTimer): Promise<boolean> {
   const log = signedClaims(runtime);
-  const slot = slotOf(timer);
+  const slot = timer.claim_slot;
   const standing = await pauseStanding(log, timer.generation_id, slot);
   if (standing !== 'claimed' || !runtime.bus.shared) return standing === 'waiting';
   const { record: claim } = await log.read(timer.generation_id, slot);
   return claim?.kind === 'claim' && claim.claimant === expiryJobId(timer.generation_id, slot);
-}
-
-/** The timer's slot: a first pause's (0) is left out of what its checkpoint signs, and may be of the timer. */
-function slotOf(timer: InputTimer): number {
-  return (timer.claim_slot as number | undefined) ?? 0;
 }

@@ -85,6 +85,30 @@ describe('runtime.pending()', () => {
     await expect(runtime.pending({ agent: '' })).rejects.toThrow(TypeError);
     await expect(runtime.pending(null as never)).rejects.toThrow(TypeError);
   });
+
+  it('filters and decides on the signed checkpoint, never on what an index record says', async () => {
+    const { runtime, support, billing } = desk();
+    const paused = await support.handle({}).generateNow();
+    const answered = await billing.handle({}).generateNow();
+    await runtime.answer(answered.generationId, { call_ask: true });
+    const index = runtime.bus.pending as NonNullable<typeof runtime.bus.pending>;
+    const record = {
+      version: 1 as const,
+      claim_slot: 0,
+      input_requests: [],
+      asked_at: new Date().toISOString(),
+      agent: 'someone-else',
+      action: 'elsewhere',
+      audience: 'another-deployment',
+    };
+    // The waiting pause's record says another agent, action and deployment; the answered one's is back.
+    await index.put({ ...record, generation_id: paused.generationId });
+    await index.put({ ...record, generation_id: answered.generationId, agent: 'billing', action: 'handle' });
+    expect(ids(await runtime.pending())).toEqual([paused.generationId]);
+    expect(ids(await runtime.pending({ agent: 'support', action: 'handle' }))).toEqual([paused.generationId]);
+    expect(ids(await runtime.pending({ agent: 'someone-else' }))).toEqual([]);
+    expect(ids(await runtime.pending({ agent: 'billing' }))).toEqual([]);
+  });
 });
 
 describe('runtime.cancel()', () => {

@@ -2,6 +2,8 @@ import type { StoredCheckpoint } from '../bus/bus.js';
 import { parseCheckpoint } from '../checkpoint/parse-checkpoint.js';
 import { rebuildCheckpoint } from '../checkpoint/rebuild-checkpoint.js';
 import { verifyCheckpoint } from '../checkpoint/sign-checkpoint.js';
+import { pauseStanding } from '../claims/can-resume.js';
+import { signedClaims } from '../claims/signed-claims.js';
 import { ResumeError } from '../errors/resume-error.js';
 import type { Runtime } from '../runtime/runtime.js';
 
@@ -28,13 +30,50 @@ export async function storedPause(
   if (stored !== undefined && verifies(runtime, stored, generationId, options.slot, audience, now)) {
     return { verified: stored, stored };
   }
+  const rebuilt = await pauseFromLog(runtime, generationId, audience, stored?.revision);
+  const ok = rebuilt !== undefined && verifies(runtime, rebuilt.pause, generationId, options.slot, audience, now);
+  return { verified: ok ? rebuilt.pause : undefined, stored };
+}
+
+/**
+ * The pause of a generation that waits now, for the pending view: the stored checkpoint when it
+ * verifies and the claim log shows its slot waiting; else the latest pause of the generation's
+ * own log, when that verifies and waits (the record is missing, was forged, or holds an older
+ * pause of the generation stored again, whose signature still holds). `askedAt` is the time of
+ * that pause's `input_requested` event when it was read from the log. Undefined: nothing waits.
+ */
+export async function waitingPause(
+  runtime: Runtime,
+  generationId: string,
+): Promise<{ pause: StoredCheckpoint; askedAt?: Date } | undefined> {
+  const log = signedClaims(runtime);
+  const waits = (pause: StoredCheckpoint) =>
+    pauseStanding(log, generationId, pause.checkpoint.claim_slot).then((standing) => standing === 'waiting');
+  const stored = await runtime.bus.checkpoints.load(generationId);
+  const audience = await runtime.audience();
+  const now = Date.now();
+  const storedOk = stored !== undefined && verifies(runtime, stored, generationId, undefined, audience, now);
+  if (storedOk && (await waits(stored))) return { pause: stored };
+  // Claimed, or not to be believed: the log says which pause is the latest.
+  const rebuilt = await pauseFromLog(runtime, generationId, audience, stored?.revision);
+  if (rebuilt === undefined || !verifies(runtime, rebuilt.pause, generationId, undefined, audience, now)) return;
+  if (storedOk && rebuilt.pause.checkpoint.claim_slot <= stored.checkpoint.claim_slot) return;
+  return (await waits(rebuilt.pause)) ? rebuilt : undefined;
+}
+
+/** The latest pause of a generation's own log (events signed with the runtime's keys), signed again, with when it was asked. */
+async function pauseFromLog(
+  runtime: Runtime,
+  generationId: string,
+  audience: string | undefined,
+  revision = 0,
+): Promise<{ pause: StoredCheckpoint; askedAt: Date } | undefined> {
   const events = await runtime.bus.events(generationId);
   const started = events.find((event) => event.event === 'started');
   const checkpoint = rebuildCheckpoint(events, { checkpointKey: runtime.keys, audience });
-  if (checkpoint === undefined || started?.event !== 'started') return { verified: undefined, stored };
-  const rebuilt = { checkpoint, params: started.data.params, revision: stored?.revision ?? 0 };
-  const ok = verifies(runtime, rebuilt, generationId, options.slot, audience, now);
-  return { verified: ok ? rebuilt : undefined, stored };
+  const asked = events.findLast((event) => event.event === 'input_requested');
+  if (checkpoint === undefined || started?.event !== 'started' || asked === undefined) return undefined;
+  return { pause: { checkpoint, params: started.data.params, revision }, askedAt: new Date(asked.time) };
 }
 
 /** Whether a stored pause is this runtime's, for this generation (and slot), unexpired and signed as it says. */
