@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/support/longest-first-sequencer.js';
 
 /** Every test of the repository; `pnpm test` runs them all, in the two tiers below. */
 const ALL_TESTS = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'test/**/*.test.ts'];
@@ -36,6 +37,7 @@ const SERVER_TESTS = [
   'test/secrets/**/*.test.ts',
   'test/support/**/*.test.ts',
   'test/telemetry/cross-process-trace.test.ts',
+  'test/telemetry/worker-bin-otel-variables.test.ts',
   'test/telemetry/worker-bin-trace.test.ts',
   'test/trust/**/*.test.ts',
   'test/worker-process/**/*.test.ts',
@@ -64,6 +66,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // After vitest's own output: each tier's wall time and the slowest files.
     reporters: ['default', './test/support/slowest-files-reporter.ts'],
+    // The slowest files of a tier start first, whether or not vitest has timings of its own yet.
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,

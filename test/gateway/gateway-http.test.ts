@@ -287,9 +287,9 @@ describe('interlude gateway over HTTP, with a worker process on a nats-server of
     expect((await preflight('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it('streams events as SSE, narrowed by its filters, and sends a client that reconnects with Last-Event-ID what it missed', async () => {
-    const path = `${served.url}/v1/events?event=input_requested&agent=desk&action=explain`;
-    const first = await openEventStream(path, GATEWAY_TEST_KEYS.reader);
+  it('streams events as SSE, narrowed by its filters; a client reconnecting with Last-Event-ID to another gateway, started after it left, is sent what it missed, from the log', async () => {
+    const query = '/v1/events?event=input_requested&agent=desk&action=explain';
+    const first = await openEventStream(`${served.url}${query}`, GATEWAY_TEST_KEYS.reader);
     expect(first.response.headers.get('content-type')).toContain('text/event-stream');
     const seen = await paused('explain');
     const message = await first.next();
@@ -297,18 +297,42 @@ describe('interlude gateway over HTTP, with a worker process on a nats-server of
     expect(JSON.parse(message.data)).toMatchObject({ generation_id: seen.generationId, event: 'input_requested' });
     first.close();
 
-    // While no client listens: one generation another action's filter leaves out, one it keeps.
+    // While no client listens: one generation another action's filter leaves out, two it keeps.
     await paused('approve');
-    const missed = await paused('explain');
-    const again = await openEventStream(path, GATEWAY_TEST_KEYS.reader, { 'last-event-id': message.id as string });
-    const replayed = await again.next();
-    expect([replayed.event, JSON.parse(replayed.data).generation_id]).toEqual(['input_requested', missed.generationId]);
-    again.close();
+    const missed = [await paused('explain'), await paused('explain')];
+    // A replica that never saw those events (it did not exist): it reads them from the log.
+    const replica = await serveGateway(nats.server.url, { queue });
+    try {
+      const again = await openEventStream(`${replica.url}${query}`, GATEWAY_TEST_KEYS.reader, {
+        'last-event-id': message.id as string,
+      });
+      const replayed = [await again.next(), await again.next()];
+      expect(replayed.map((event) => [event.event, JSON.parse(event.data).generation_id])).toEqual(
+        missed.map((generation) => ['input_requested', generation.generationId]),
+      );
+      // Then live, each once: the next question follows the two it missed.
+      const live = await paused('explain');
+      expect(JSON.parse((await again.next()).data).generation_id).toBe(live.generationId);
+      again.close();
+      // Resuming from the middle: the first replica sends what came after the one a client last had.
+      const resumed = await openEventStream(`${served.url}${query}`, GATEWAY_TEST_KEYS.reader, {
+        'last-event-id': replayed[0]?.id as string,
+      });
+      expect(JSON.parse((await resumed.next()).data).generation_id).toBe(missed[1]?.generationId);
+      resumed.close();
+    } finally {
+      await replica.close();
+    }
 
     const unknown = await call(served.url, '/v1/events?event=nothing_happened', {
       credential: GATEWAY_TEST_KEYS.reader,
     });
     expect([unknown.status, unknown.body.error.code]).toEqual([400, 'invalid_request']);
+    const notAnId = await call(served.url, '/v1/events', {
+      credential: GATEWAY_TEST_KEYS.reader,
+      headers: { 'last-event-id': `${seen.generationId}:start:3` },
+    });
+    expect([notAnId.status, notAnId.body.error.code]).toEqual([400, 'invalid_request']);
   });
 
   it('serves its OpenAPI 3.1 document, /healthz and /readyz without a credential', async () => {

@@ -9,6 +9,7 @@ import { createKvCheckpointStore } from './kv-checkpoint-store.js';
 import { createNatsClaimLog } from './nats-claim-log.js';
 import { readDeploymentId } from './nats-deployment.js';
 import { type EventTrust, publishEvent, readEvents } from './nats-event-log.js';
+import { followEvents } from './nats-follow-events.js';
 import { pausedGenerations } from './nats-paused-generations.js';
 import { createNatsPendingIndex } from './nats-pending-index.js';
 import { connectNats, type NatsBusOptions, type NatsResources } from './nats-setup.js';
@@ -127,8 +128,10 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
     },
 
     async publish(event) {
+      // Set up already, the write is made in this tick (`setUp`), so events emitted together go
+      // out in one socket write.
       await bounded(eventsStream, 'publish', async () => {
-        await publishEvent(await ready, event, callerRetries, keys, sealer);
+        await publishEvent(setUp ?? (await ready), event, callerRetries, keys, sealer);
       });
       // Completed: its checkpoint (there is one only if it paused, so only if a later run resumed
       // it) is resumed for good, and removed so finished generations leave nothing in the bucket.
@@ -170,6 +173,16 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
           sealer,
         );
       });
+    },
+
+    follow(filter, handler, followOptions) {
+      return bounded(eventsStream, 'follow', async () =>
+        followEvents(await ready, filter, handler, followOptions?.after, {
+          trust,
+          sealer,
+          onHandlerError: (error, event) => onError(error, `follower of ${event.event} ${event.id}`),
+        }),
+      );
     },
 
     checkpoints: {

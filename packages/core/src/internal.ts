@@ -29,6 +29,7 @@ export type {
   JobHandler,
   JobQueue,
   JobVerdict,
+  LoggedEventHandler,
   PendingEntry,
   PendingIndex,
   PendingRecord,
@@ -39,6 +40,7 @@ export { matchesFilter, toEventFilter } from './bus/event-filter.js';
 export { EVENT_NAMES, EVENT_VERSION, type EventData, type EventOf } from './bus/events.js';
 export { epochOf, latestEpochs } from './bus/latest-epochs.js';
 export { createMemoryBus, type MemoryBusOptions, tooManyDeliveries } from './bus/memory-bus.js';
+export { readPosition } from './bus/memory-event-stream.js';
 export { signTimer, timerMessageId, timerRefusal } from './bus/sign-timer.js';
 export { createStopBound, type StopBound } from './bus/stop-bound.js';
 export {

@@ -4,7 +4,6 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { rateBucketOf, readCredential } from './credentials.js';
-import { createEventReplay, DEFAULT_REPLAY_EVENTS } from './event-replay.js';
 import type { GatewayEnv } from './gateway-env.js';
 import { errorResponse, GatewayError } from './gateway-error.js';
 import { type GatewayKey, parseGatewayKeys } from './gateway-keys.js';
@@ -29,8 +28,6 @@ export interface GatewayOptions {
   queue?: string;
   /** `queue` (default): non-secret answers become jobs for a worker; `in_process`: the gateway resumes them all. */
   resume?: AnswerRouting['resume'];
-  /** How many recent events are kept for `Last-Event-ID`; default 1,000. */
-  replayEvents?: number;
   /** Where a failure of the gateway itself is told (never a request body); default `console.error`. */
   log?: (line: string) => void;
 }
@@ -41,16 +38,15 @@ export interface Gateway {
   readonly app: Hono<GatewayEnv>;
   /** The Fetch API handler (`getRequestListener(gateway.fetch)` for `node:http`). */
   fetch(request: Request): Response | Promise<Response>;
-  /** Resolves once the event stream's bus subscription is live. */
+  /** Resolves once the bus answers (the deployment's id read): serve after it. */
   readonly ready: Promise<void>;
-  /** Stops following the bus (the runtime is the caller's to close). */
+  /** Ends the event streams it serves (the runtime is the caller's to close). */
   close(): Promise<void>;
 }
 
 export const GATEWAY_DEFAULTS = {
   bodyLimitBytes: 64 * 1024,
   rateLimit: { requests: 600, windowMs: 60_000 },
-  replayEvents: DEFAULT_REPLAY_EVENTS,
 } as const;
 
 /**
@@ -68,7 +64,6 @@ export function createGateway(options: GatewayOptions): Gateway {
   const keys = typeof options.keys === 'string' ? parseGatewayKeys(options.keys) : [...options.keys];
   const log = options.log ?? ((line: string) => console.error(line));
   const limiter = createRateLimiter(options.rateLimit ?? GATEWAY_DEFAULTS.rateLimit);
-  const replay = createEventReplay(runtime.bus, options.replayEvents ?? GATEWAY_DEFAULTS.replayEvents);
   const origins = new Set(options.corsOrigins ?? []);
   const app = new Hono<GatewayEnv>();
 
@@ -121,17 +116,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     await next();
   });
   addReadRoutes(app, runtime);
-  addEventStream(app, replay);
+  const events = addEventStream(app, runtime.bus);
   addAnswerRoutes(app, runtime, { resume: options.resume ?? 'queue', queue: options.queue ?? DEFAULT_QUEUE });
 
-  const ready = replay.start().then(() => undefined);
-  // A bus that cannot subscribe yet is told by `ready`; the routes that need it fail on their own.
+  const ready = runtime.audience().then(() => undefined);
+  // A bus that cannot answer yet is told by `ready`; the routes that need it fail on their own.
   ready.catch(() => undefined);
   return {
     app,
     fetch: (request) => app.fetch(request),
     ready,
-    close: () => replay.close(),
+    close: () => events.close(),
   };
 }
 

@@ -106,14 +106,14 @@ export function openApiDocument(): Record<string, unknown> {
         get: {
           summary: 'Live events as Server-Sent Events; resumable with Last-Event-ID',
           description:
-            'Each message: `event:` the event name, `id:` the event id, `data:` the event JSON as published on the bus. A reconnect with Last-Event-ID is sent the events it missed from the recent ones the gateway keeps.',
+            'Each message: `event:` the event name, `id:` its position in the event log, `data:` the event JSON as published on the bus. A reconnect with Last-Event-ID (to any gateway of the deployment) is sent the events it missed, read from the log, then the live ones.',
           ...keyOnly,
           parameters: [
             { name: 'event', in: 'query', schema: { type: 'string' }, description: 'Event names, comma-separated' },
             { name: 'agent', in: 'query', schema: { type: 'string' } },
             { name: 'action', in: 'query', schema: { type: 'string' } },
             { name: 'generation_id', in: 'query', schema: { type: 'string' } },
-            { name: 'Last-Event-ID', in: 'header', schema: { type: 'string' } },
+            { name: 'Last-Event-ID', in: 'header', schema: { type: 'string', pattern: '^[1-9][0-9]{0,15}$' } },
           ],
           responses: {
             '200': { description: 'The stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },

@@ -51,6 +51,36 @@ export function eventLogCases(bus: () => Bus): void {
     expect(await bus().events(uniqueId('gen'))).toEqual([]);
   });
 
+  it('follows the log from now on, and from any position it handed out, in order and each once', async () => {
+    const follow = bus().follow?.bind(bus());
+    if (follow === undefined) return;
+    const agent = uniqueId('agent');
+    const generationId = uniqueId('gen');
+    const event = (index: number, name: GenerationEvent['event']) =>
+      sampleEvent(generationId, index, name, { agent, action: 'handle' });
+    await bus().publish(event(0, 'started'));
+    const live: [string, string][] = [];
+    const following = await follow({ agent }, (got, position) => void live.push([got.id, position]));
+    const published = [event(1, 'model_responded'), event(2, 'tool_completed'), event(3, 'completed')];
+    for (const next of published) await bus().publish(next);
+    await bus().publish(event(2, 'tool_completed')); // again: stored once
+    await eventually(() => live.length === 3, 'the three events published after following');
+    await following.unsubscribe();
+    // From now on: not the event published before; in publish order; positions that grow.
+    expect(live.map(([id]) => id)).toEqual(published.map((next) => next.id));
+    const positions = live.map(([, position]) => position);
+    expect(positions.map(Number)).toEqual([...positions.map(Number)].sort((a, b) => a - b));
+    // From the first one's position (as another process resumes): the rest, narrowed by the filter.
+    const resumed: string[] = [];
+    const again = await follow({ agent, event: 'completed' }, (got) => void resumed.push(got.id), {
+      after: positions[0] as string,
+    });
+    await eventually(() => resumed.length === 1, 'the completed event after the first position');
+    await again.unsubscribe();
+    expect(resumed).toEqual([published[2]?.id]);
+    await expect(follow({ agent }, () => undefined, { after: 'not-a-position' })).rejects.toThrow(TypeError);
+  });
+
   it('delivers live events matching a filter by event, agent, action and generation', async () => {
     const agent = uniqueId('agent');
     const generationId = uniqueId('gen');

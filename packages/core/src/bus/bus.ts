@@ -45,6 +45,14 @@ export interface Bus {
     filter: Selector,
     handler: EventHandler<SelectedEvent<Selector>>,
   ): Promise<Subscription>;
+  /**
+   * The event log in its one order, from a position on and then live: each event with its
+   * position there (an opaque string). With `after` (a position `follow` handed out, in any
+   * process on the bus) it starts right after it, with whatever of the log the bus still keeps;
+   * without, from now on. What `interlude-gateway`'s `Last-Event-ID` resumes from. A position the
+   * bus cannot read is a `TypeError`. Events are the verified, opened ones `subscribe` hands out.
+   */
+  follow?(filter: EventFilter, handler: LoggedEventHandler, options?: { after?: string }): Promise<Subscription>;
   readonly checkpoints: CheckpointStore;
   /** Write-once slots that decide who runs a generation (claims, fencing, tool intents). */
   readonly claims: ClaimLog;
@@ -180,6 +188,9 @@ export type SelectedName<Selector> = Selector extends EventName
 export type SelectedEvent<Selector> = EventOf<SelectedName<Selector>>;
 
 export type EventHandler<Event extends GenerationEvent = GenerationEvent> = (event: Event) => void | Promise<void>;
+
+/** Handles an event of the log read with `follow`, with its position there. */
+export type LoggedEventHandler = (event: GenerationEvent, position: string) => void | Promise<void>;
 
 export interface Subscription {
   unsubscribe(): Promise<void>;

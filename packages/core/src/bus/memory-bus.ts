@@ -15,6 +15,7 @@ import type {
 import { matchesFilter, toEventFilter } from './event-filter.js';
 import type { GenerationEvent } from './events.js';
 import { latestEpochs } from './latest-epochs.js';
+import { createMemoryEventStream } from './memory-event-stream.js';
 import { createMemoryPendingIndex } from './memory-pending-index.js';
 import { createMemoryTimerQueue } from './memory-timers.js';
 import { createBindableClaimLog } from './process-claim-logs.js';
@@ -30,6 +31,8 @@ export interface MemoryBusOptions {
    * refused for good, however many generations complete after it.
    */
   retainCompleted?: number;
+  /** Events kept in publish order for `bus.follow()` to resume from. Default 10,000. */
+  followableEvents?: number;
 }
 
 /**
@@ -41,6 +44,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
   const logs = new Map<string, GenerationEvent[]>();
   const seen = new Set<string>();
   const subscribers = new Set<{ filter: EventFilter; handler: EventHandler }>();
+  const stream = createMemoryEventStream(options.followableEvents ?? 10_000);
   const checkpoints = createMemoryCheckpointStore();
   const claims = createBindableClaimLog();
   const pending = createMemoryPendingIndex();
@@ -93,6 +97,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
         completionOrder.push(event.generation_id);
         forgetOldest();
       }
+      stream.append(copy);
       for (const subscriber of subscribers) {
         if (!matchesFilter(subscriber.filter, copy)) continue;
         // A subscriber's failure is its own: it must not fail the generation that published.
@@ -118,6 +123,9 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
         },
       };
     },
+    async follow(filter, handler, followOptions) {
+      return stream.follow(filter, handler, followOptions?.after);
+    },
     checkpoints,
     claims,
     jobs: createMemoryJobQueue(options.maxDeliveries ?? 5),
@@ -129,6 +137,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     },
     async close() {
       subscribers.clear();
+      stream.close();
     },
   };
 }
