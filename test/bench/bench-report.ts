@@ -11,6 +11,8 @@ import type { SetupCostResult } from './setup-cost.js';
 export interface BenchResults {
   startedAt: string;
   machine: { node: string; cpus: number; platform: string };
+  /** Which form of Interlude ran: `built` (`pnpm bench:built`, the compiled dist) or `source` (under tsx). */
+  packages: 'built' | 'source';
   config: Record<string, unknown>;
   cycleOverhead?: CycleOverheadResult;
   /** Benchmark 7: the same cycle with every stack built afresh to pause and again to resume. */
@@ -133,9 +135,12 @@ function clusterSection(result: ClusterReplicasResult): string {
     variant.generationMs.p99,
   ]);
   const kill = result.leaderKill;
+  const elections = Object.entries(kill.elections)
+    .map(([stream, ms]) => `${stream} ${ms} ms`)
+    .join(', ');
   return `5. A ${result.nodes}-node cluster: replicas 1 and 3 (start, pause, answer, done; ${result.concurrency} at once)
 ${formatTable(['replicas', 'generations', 'gen/s', 'p50 ms', 'p99 ms'], rows)}
-leader of INTERLUDE_CLAIMS (${kill.killed}) SIGKILLed at 3 replicas: longest stall ${kill.stallMs} ms; ${kill.generations} completed, ${kill.unavailable} gave up with bus_unavailable`;
+leader of INTERLUDE_CLAIMS (${kill.killed}) SIGKILLed at 3 replicas: the server's election ${kill.electionMs} ms (each stream it led: ${elections}), longest stall ${kill.stallMs} ms (Interlude's addition ${kill.addedMs} ms); ${kill.generations} completed, ${kill.unavailable} gave up with bus_unavailable`;
 }
 
 function setupSection(result: SetupCostResult): string {
@@ -146,7 +151,9 @@ the AI SDK's build (createOpenAI, both tools with tool()): ${result.aiSdkMicrose
 
 /** The human-readable table `pnpm bench` prints. */
 export function formatReport(results: BenchResults): string {
-  const sections: string[] = [];
+  const sections: string[] = [
+    `Interlude's packages: ${results.packages === 'built' ? 'built (dist)' : 'sources (tsx)'}`,
+  ];
   if (results.cycleOverhead) sections.push(cycleSection(results.cycleOverhead));
   if (results.checkpointSize) sections.push(checkpointSection(results.checkpointSize));
   if (results.throughput) sections.push(throughputSection(results.throughput));

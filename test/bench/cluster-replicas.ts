@@ -8,7 +8,10 @@ import type { BenchConfig } from './bench-config.js';
 import { defineNatsRefundAgent } from './nats-refund-agent.js';
 import { now, round, summarize } from './statistics.js';
 
-const { allStreams: ALL_STREAMS, claimsStream: CLAIMS_STREAM } = natsNames();
+const names = natsNames();
+const { allStreams: ALL_STREAMS, claimsStream: CLAIMS_STREAM } = names;
+/** The streams a generation here writes or reads: its events, its claims, its checkpoint and its pending entry. */
+const CYCLE_STREAMS = [names.eventsStream, names.claimsStream, names.checkpointStream, names.pendingStream];
 
 export interface ReplicasVariantResult {
   replicas: number;
@@ -26,8 +29,18 @@ export interface ClusterReplicasResult {
   leaderKill: {
     generations: number;
     killed: string;
+    /** Every stream the killed node led, with the milliseconds from the kill to its new leader. */
+    elections: Record<string, number>;
+    /**
+     * The server's own election: from the kill until `$JS.API.STREAM.INFO`, asked through a node
+     * left up, names a new leader for the last of the streams a generation uses that the node led
+     * (`killLeaderOf`; the claim stream always, others when the node led them too).
+     */
+    electionMs: number;
     /** The longest time no generation completed, from the kill on. */
     stallMs: number;
+    /** What Interlude adds to the election: the stall less the election (negative when shorter). */
+    addedMs: number;
     /** Generations whose calls gave up with `bus_unavailable` (past the 10 s bound). */
     unavailable: number;
   };
@@ -137,24 +150,27 @@ async function measureLeaderKill(
   config: BenchConfig,
 ): Promise<ClusterReplicasResult['leaderKill']> {
   return withDriver(cluster, 3, config.clusterConcurrency, async (drive) => {
-    let killedAt: number | undefined;
-    let killed = '';
+    let election: ReturnType<NatsCluster['killLeaderOf']> | undefined;
     const killAt = Math.floor(config.clusterGenerations / 3);
-    const measured = await drive(config.clusterGenerations, async (completed) => {
-      if (completed !== killAt) return;
-      const leader = await cluster.leaderOf(CLAIMS_STREAM);
-      killed = leader.name;
-      killedAt = now();
-      await leader.kill();
+    const measured = await drive(config.clusterGenerations, (completed) => {
+      // Not awaited: the lane goes on driving while the node dies and the stream elects.
+      if (completed === killAt) election ??= cluster.killLeaderOf(CLAIMS_STREAM, ALL_STREAMS);
     });
-    const node = cluster.nodes.find(({ name }) => name === killed);
-    await node?.restart();
-    const after = [killedAt ?? 0, ...measured.completedAt.filter((at) => at > (killedAt ?? 0))];
+    if (election === undefined) throw new Error('the claim stream leader was never killed');
+    const { killed, killedAt, elections } = await election;
+    // Nothing completes until every stream a generation uses has a leader again.
+    const electionMs = Math.max(...CYCLE_STREAMS.map((stream) => elections[stream] ?? 0));
+    await cluster.nodes.find(({ name }) => name === killed)?.restart();
+    const after = [killedAt, ...measured.completedAt.filter((at) => at > killedAt)];
     const gaps = after.slice(1).map((at, index) => at - (after[index] as number));
+    const stallMs = Math.max(0, ...gaps);
     return {
       generations: measured.latencies.length,
       killed,
-      stallMs: round(Math.max(0, ...gaps), 0),
+      elections,
+      electionMs,
+      stallMs: round(stallMs, 0),
+      addedMs: round(stallMs - electionMs, 0),
       unavailable: measured.unavailable,
     };
   });

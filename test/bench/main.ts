@@ -24,6 +24,8 @@ const config = readBenchConfig();
 const results: BenchResults = {
   startedAt: new Date().toISOString(),
   machine: { node: process.version, cpus: availableParallelism(), platform: process.platform },
+  // `pnpm bench:built` runs Interlude's compiled `dist`, as installed; `pnpm bench` its sources under tsx.
+  packages: process.execArgv.some((flag) => flag.includes('use-built-packages')) ? 'built' : 'source',
   config: { ...config, only: [...config.only] },
   failures: [],
 };

@@ -24,6 +24,17 @@ export interface NatsCluster {
   readonly urls: string[];
   /** The node that leads `stream` now (its Raft leader). */
   leaderOf(stream: string): Promise<ClusterNode>;
+  /**
+   * SIGKILLs the node leading `stream`, then polls `$JS.API.STREAM.INFO` through a node left up
+   * until `stream` names another leader: the server's own election, from the kill (`killedAt`,
+   * `performance.now()`) to the new leader (`electedAt`), with 20 ms of precision. Each of `alsoLed`
+   * that the node led too is watched the same way: `elections` holds every stream it led, with the
+   * milliseconds from the kill to its new leader.
+   */
+  killLeaderOf(
+    stream: string,
+    alsoLed?: readonly string[],
+  ): Promise<{ killed: string; killedAt: number; electedAt: number; elections: Record<string, number> }>;
   /** Resolves once JetStream answers through the running nodes (a metadata leader is elected). */
   ready(): Promise<void>;
   /** Kills every node and removes the stores. */
@@ -96,6 +107,40 @@ export async function startNatsCluster(options: { size?: number; name?: string }
         const leader = nodes.find((node) => node.name === info.cluster?.leader);
         if (leader === undefined) throw new Error(`${stream} has no leader now`);
         return leader;
+      } finally {
+        await connection.close();
+      }
+    },
+    async killLeaderOf(stream, alsoLed = []) {
+      const leader = await cluster.leaderOf(stream);
+      const survivor = nodes.find((node) => node !== leader) as ClusterNode;
+      // Asked through one node left up: a client free to pick its server could ask the dead one.
+      const connection = await connect({ servers: survivor.url });
+      try {
+        const manager = await jetstreamManager(connection, { timeout: 250 });
+        const leaderNow = async (name: string) =>
+          (await manager.streams.info(name).catch(() => undefined))?.cluster?.leader;
+        const led = [stream];
+        for (const other of alsoLed) {
+          if (other !== stream && (await leaderNow(other)) === leader.name) led.push(other);
+        }
+        const killedAt = performance.now();
+        await leader.kill();
+        const elections: Record<string, number> = {};
+        let waiting = led;
+        for (;;) {
+          const leaders = await Promise.all(waiting.map(leaderNow));
+          const now = performance.now();
+          waiting = waiting.filter((name, index) => {
+            const elected = leaders[index] !== undefined && leaders[index] !== leader.name;
+            if (elected) elections[name] = Math.round(now - killedAt);
+            return !elected;
+          });
+          if (waiting.length === 0) {
+            return { killed: leader.name, killedAt, electedAt: killedAt + (elections[stream] as number), elections };
+          }
+          await sleep(20);
+        }
       } finally {
         await connection.close();
       }

@@ -63,7 +63,10 @@ export function createJetStreamJobQueue(
       const data = encodeJson(sealJob(sealer, job));
       // A duplicate may also be this call's own publish, stored before an ack that was lost: it is
       // stored once all the same, which is what a caller asking about duplicates wants to know.
-      const ack = await retryTransient(() => requests.publish(subject, data, messageHeaders), callerRetry);
+      const ack = await retryTransient(
+        (timeoutMs) => requests.publish(subject, data, messageHeaders, timeoutMs),
+        callerRetry,
+      );
       return { duplicate: ack.duplicate === true };
     },
 

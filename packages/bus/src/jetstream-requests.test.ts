@@ -60,4 +60,35 @@ describe('the bus request path to JetStream', () => {
     expect([nobody, timedOut].every(isTransientNatsError)).toBe(true);
     subscription.unsubscribe();
   });
+
+  it('forgets a request once its own timeout passes: after a reconnect only requests still waiting are sent again', async () => {
+    // The default timeout is long; one request is given up on after 200 ms, as a caller's attempt is.
+    const reconnecting = await connect({ servers: inject('natsUrl'), noAsyncTraces: true, reconnectTimeWait: 50 });
+    const requests = createJetStreamRequests(reconnecting, 60_000);
+    const silent = uniqueId('silent');
+    const listener = await connect({ servers: inject('natsUrl') });
+    const received: string[] = [];
+    listener.subscribe(silent, {
+      callback: (_, message) => {
+        received.push(message.string());
+      },
+    });
+    await listener.flush();
+    const abandoned = await requests
+      .request(silent, new TextEncoder().encode('abandoned'), 200)
+      .catch((caught: unknown) => caught);
+    expect(abandoned).toMatchObject({ name: 'TimeoutError' });
+    const waiting = requests.request(silent, new TextEncoder().encode('waiting')).catch(() => undefined);
+    await expect.poll(() => received.includes('waiting')).toBe(true);
+
+    await reconnecting.reconnect();
+    // The request still waiting is sent again once the client is back; the marker goes after it.
+    await expect.poll(() => received.filter((body) => body === 'waiting').length).toBe(2);
+    reconnecting.publish(silent, 'marker');
+    await expect.poll(() => received.includes('marker')).toBe(true);
+    expect(received.filter((body) => body === 'abandoned')).toHaveLength(1);
+    await reconnecting.close();
+    await waiting;
+    await listener.close();
+  });
 });

@@ -35,14 +35,19 @@ export interface PublishAck {
  * to fails at once with nats.js's `PermissionViolationError`.
  */
 export interface JetStreamRequests {
-  /** A publish JetStream stores (or deduplicates), resolved with its ack. */
-  publish(subject: string, data: Uint8Array, headers?: MsgHdrs): Promise<PublishAck>;
-  /** Any request; resolves with the reply (a 503 status rejects as `NoResponders`). */
-  request(subject: string, data: Uint8Array): Promise<Msg>;
+  /**
+   * A publish JetStream stores (or deduplicates), resolved with its ack. `timeoutMs` (default: the
+   * bus's request timeout) is how long this one waits: once it has timed out it is forgotten, and
+   * not sent again after a reconnect (a retry sends its own).
+   */
+  publish(subject: string, data: Uint8Array, headers?: MsgHdrs, timeoutMs?: number): Promise<PublishAck>;
+  /** Any request; resolves with the reply (a 503 status rejects as `NoResponders`). `timeoutMs` as for `publish`. */
+  request(subject: string, data: Uint8Array, timeoutMs?: number): Promise<Msg>;
 }
 
 interface Pending {
   deadline: number;
+  timeoutMs: number;
   subject: string;
   data: Uint8Array;
   headers: MsgHdrs | undefined;
@@ -89,16 +94,17 @@ export function createJetStreamRequests(connection: NatsConnection, timeoutMs: n
     }
   };
 
-  // Every request has the same timeout, so the oldest are first: stop at the first one not due.
+  // Requests have timeouts of their own (a caller's attempt is shorter than the default), so every
+  // one is looked at: the table holds what is in flight, a few hundred at most.
   // While the connection is down nothing times out: every request is sent again once it is back.
   const sweep = setInterval(
     () => {
       if (down) return;
       const now = Date.now();
       for (const [token, request] of pending) {
-        if (request.deadline > now) break;
+        if (request.deadline > now) continue;
         pending.delete(token);
-        request.reject(named('TimeoutError', `request to ${request.subject} timed out after ${timeoutMs} ms`));
+        request.reject(named('TimeoutError', `request to ${request.subject} timed out after ${request.timeoutMs} ms`));
       }
     },
     Math.max(10, Math.min(250, timeoutMs / 10)),
@@ -119,9 +125,9 @@ export function createJetStreamRequests(connection: NatsConnection, timeoutMs: n
     } else if (status.type === 'disconnect') down = true;
     else if (status.type === 'reconnect') {
       down = false;
-      const deadline = Date.now() + timeoutMs;
+      const now = Date.now();
       for (const [token, request] of pending) {
-        request.deadline = deadline;
+        request.deadline = now + request.timeoutMs;
         send(token, request);
       }
     }
@@ -134,7 +140,7 @@ export function createJetStreamRequests(connection: NatsConnection, timeoutMs: n
     for (const request of closed) request.reject(named('ClosedConnectionError', 'connection closed'));
   });
 
-  const request = (subject: string, data: Uint8Array, headers?: MsgHdrs) =>
+  const request = (subject: string, data: Uint8Array, headers?: MsgHdrs, ownTimeoutMs = timeoutMs) =>
     new Promise<Msg>((resolve, reject) => {
       // What the server cannot carry fails at once, and for good: retrying would only fail again.
       // (Headers are measured only near the limit: encoding them costs a little on every publish.)
@@ -149,15 +155,23 @@ export function createJetStreamRequests(connection: NatsConnection, timeoutMs: n
       }
       counter += 1;
       const token = counter.toString(36);
-      const entry: Pending = { deadline: Date.now() + timeoutMs, subject, data, headers, resolve, reject };
+      const entry: Pending = {
+        deadline: Date.now() + ownTimeoutMs,
+        timeoutMs: ownTimeoutMs,
+        subject,
+        data,
+        headers,
+        resolve,
+        reject,
+      };
       pending.set(token, entry);
       if (!down) send(token, entry);
     });
 
   return {
-    request,
-    async publish(subject, data, headers) {
-      const reply = await request(subject, data, headers);
+    request: (subject, data, ownTimeoutMs) => request(subject, data, undefined, ownTimeoutMs),
+    async publish(subject, data, headers, ownTimeoutMs) {
+      const reply = await request(subject, data, headers, ownTimeoutMs);
       const ack = JSON.parse(decoder.decode(reply.data)) as PublishAck & {
         error?: { code: number; err_code: number; description: string };
       };

@@ -28,14 +28,14 @@ export function createKvCheckpointStore(
     async remove(generationId) {
       const { requests, names } = await resources();
       const subject = names.checkpointKeySubject(assertSubjectToken('generation id', generationId));
-      await retryTransient(() => purgeSubject(requests, names.checkpointStream, subject), retry);
+      await retryTransient((timeoutMs) => purgeSubject(requests, names.checkpointStream, subject, timeoutMs), retry);
     },
 
     async save(generationId, { checkpoint, params }) {
       const { requests, names } = await resources();
       const subject = names.checkpointKeySubject(assertSubjectToken('generation id', generationId));
       const data = encodeJson(sealCheckpointRecord(sealer, generationId, { version: 1, checkpoint, params }));
-      const ack = await retryTransient(() => requests.publish(subject, data), retry);
+      const ack = await retryTransient((timeoutMs) => requests.publish(subject, data, undefined, timeoutMs), retry);
       return ack.seq;
     },
 
@@ -43,7 +43,8 @@ export function createKvCheckpointStore(
       const { checkpointsDirect, requests, names } = await resources();
       const key = assertSubjectToken('generation id', generationId);
       const found = await retryTransient(
-        () => (checkpointsDirect ? directGet(requests, names, key) : leaderGet(requests, names, key)),
+        (timeoutMs) =>
+          checkpointsDirect ? directGet(requests, names, key, timeoutMs) : leaderGet(requests, names, key, timeoutMs),
         retry,
       );
       if (found === undefined) return undefined;
@@ -61,9 +62,14 @@ type Found = { record: CheckpointRecord; revision: number } | undefined;
  * answers with the stored message, its sequence (the revision) in `Nats-Sequence`, a delete or
  * purge marked by `KV-Operation`, or a 404 status when there is none.
  */
-async function directGet(requests: JetStreamRequests, names: NatsNames, key: string): Promise<Found> {
+async function directGet(
+  requests: JetStreamRequests,
+  names: NatsNames,
+  key: string,
+  timeoutMs: number | undefined,
+): Promise<Found> {
   const subject = `$JS.API.DIRECT.GET.${names.checkpointStream}.${names.checkpointKeySubject(key)}`;
-  const reply = await requests.request(subject, EMPTY);
+  const reply = await requests.request(subject, EMPTY, timeoutMs);
   const headers = reply.headers;
   const status = headers?.code ?? 0;
   if (status === 404) return undefined;
@@ -78,8 +84,13 @@ async function directGet(requests: JetStreamRequests, names: NatsNames, key: str
 }
 
 /** The same, asked of the bucket's stream leader (a replica of a replicated bucket may lag). */
-async function leaderGet(requests: JetStreamRequests, names: NatsNames, key: string): Promise<Found> {
-  const found = await lastMessageOn(requests, names.checkpointStream, names.checkpointKeySubject(key));
+async function leaderGet(
+  requests: JetStreamRequests,
+  names: NatsNames,
+  key: string,
+  timeoutMs: number | undefined,
+): Promise<Found> {
+  const found = await lastMessageOn(requests, names.checkpointStream, names.checkpointKeySubject(key), timeoutMs);
   if (found === undefined || isDeleted(found.headers.get('KV-Operation'))) return undefined;
   return { record: decodeJson<CheckpointRecord>(found.data), revision: found.seq };
 }

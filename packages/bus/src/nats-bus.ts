@@ -128,8 +128,10 @@ export function natsBus(options: NatsBusOptions): Bus & Required<Pick<Bus, 'heal
     },
 
     async publish(event) {
+      // Set up already, the write is made in this tick (`setUp`), so events emitted together go
+      // out in one socket write.
       await bounded(eventsStream, 'publish', async () => {
-        await publishEvent(await ready, event, callerRetries, keys, sealer);
+        await publishEvent(setUp ?? (await ready), event, callerRetries, keys, sealer);
       });
       // Completed: its checkpoint (there is one only if it paused, so only if a later run resumed
       // it) is resumed for good, and removed so finished generations leave nothing in the bucket.

@@ -27,7 +27,10 @@ export function createNatsClaimLog(
   const read = async (generationId: string, slot: ClaimSlot) => {
     const { requests, names } = await resources();
     const subject = names.claimSubject(generationId, slot);
-    const found = await retryTransient(() => lastMessageOn(requests, names.claimsStream, subject), retry);
+    const found = await retryTransient(
+      (timeoutMs) => lastMessageOn(requests, names.claimsStream, subject, timeoutMs),
+      retry,
+    );
     return found === undefined ? undefined : openClaim(sealer, generationId, slot, decodeJson<ClaimRecord>(found.data));
   };
   return {
@@ -40,7 +43,7 @@ export function createNatsClaimLog(
       const data = encodeJson(sealClaim(sealer, generationId, slot, record));
       for (;;) {
         try {
-          await retryTransient(() => requests.publish(subject, data, headers), retry);
+          await retryTransient((timeoutMs) => requests.publish(subject, data, headers, timeoutMs), retry);
           return { stored: true };
         } catch (error) {
           if (!(error instanceof JetStreamApiError) || error.code !== SUBJECT_FULL) throw error;

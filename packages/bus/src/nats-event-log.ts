@@ -40,7 +40,7 @@ export async function publishEvent(
   const subject = names.eventSubject(event);
   const data = encodeJson(sealEvent(sealer, event));
   const headers = eventHeaders(event, data, keys);
-  await retryTransient(() => requests.publish(subject, data, headers), retry);
+  await retryTransient((timeoutMs) => requests.publish(subject, data, headers, timeoutMs), retry);
 }
 
 /**

@@ -42,19 +42,26 @@ export interface RetryOptions {
    * leave one more attempt, or none, inside the caller's bound. Default: the request's own timeout.
    */
   attemptTimeoutMs?: number;
+  /**
+   * Once an attempt went unanswered (no leader: the stream is electing one), the next attempts are
+   * sent at once, without the pause, and given up on after this long: the first one sent after the
+   * new leader is up is answered within this of the election. Default: `attemptTimeoutMs`.
+   */
+  unansweredAttemptTimeoutMs?: number;
 }
 
 /**
  * A caller's single-request operations (a checkpoint load or save, a claim, a job enqueued, an
  * event published; not a log read, which may take longer than an attempt): each
- * attempt given up on after a second and the next made after at most 250 ms, until `giveUpAfterMs`.
+ * attempt given up on after a second and the next made after at most 250 ms (at once, and given up
+ * on after half a second, once one went unanswered), until `giveUpAfterMs`.
  * While a stream elects a new leader (4–5 s on nats-server 2.9.10, 3 nodes on loopback) nothing
  * answers; with whole request timeouts (5 s) the first attempt after the election could come 5 s
  * late, or after the caller's bound. Every one of them is safe to send again: reads, publishes
  * with a message id, KV puts, write-once claims.
  */
 export function callerRetryOptions(retry: RetryOptions, giveUpAfterMs: number): RetryOptions {
-  return { ...retry, giveUpAfterMs, attemptTimeoutMs: 1_000, maxDelayMs: 250 };
+  return { ...retry, giveUpAfterMs, attemptTimeoutMs: 1_000, unansweredAttemptTimeoutMs: 500, maxDelayMs: 250 };
 }
 
 /**
@@ -62,16 +69,28 @@ export function callerRetryOptions(retry: RetryOptions, giveUpAfterMs: number): 
  * open. Only safe for idempotent operations: a publish with a message id, a KV put, a
  * revision-checked update whose outcome is checked again by the caller.
  */
-export async function retryTransient<T>(operation: () => Promise<T>, options: RetryOptions): Promise<T> {
+export async function retryTransient<T>(
+  operation: (attemptTimeoutMs: number | undefined) => Promise<T>,
+  options: RetryOptions,
+): Promise<T> {
   let delay = options.initialDelayMs ?? 50;
   const maxDelay = options.maxDelayMs ?? 1_000;
   const giveUpAt = performance.now() + (options.giveUpAfterMs ?? Number.POSITIVE_INFINITY);
+  let attemptTimeoutMs = options.attemptTimeoutMs;
   for (;;) {
     try {
-      const attempt = operation();
-      return await (options.attemptTimeoutMs === undefined ? attempt : within(attempt, options.attemptTimeoutMs));
+      // The attempt's bound goes to the request too, which then forgets it when it is given up on
+      // (`JetStreamRequests`): an abandoned attempt is not sent again after a reconnect, ahead of
+      // the retry that replaces it, to a leader just elected.
+      const attempt = operation(attemptTimeoutMs);
+      return await (attemptTimeoutMs === undefined ? attempt : within(attempt, attemptTimeoutMs));
     } catch (error) {
       if (!isTransientNatsError(error) || options.isClosed() || performance.now() >= giveUpAt) throw error;
+      if (attemptTimeoutMs !== undefined && (error as Error).name === 'TimeoutError') {
+        // Unanswered: it waited its whole bound already, so the next goes at once, bounded shorter.
+        attemptTimeoutMs = options.unansweredAttemptTimeoutMs ?? attemptTimeoutMs;
+        continue;
+      }
       await sleep(delay);
       delay = Math.min(delay * 2, maxDelay);
     }

@@ -23,10 +23,12 @@ export async function lastMessageOn(
   requests: JetStreamRequests,
   stream: string,
   subject: string,
+  timeoutMs?: number,
 ): Promise<StoredMessage | undefined> {
   const reply = await requests.request(
     `$JS.API.STREAM.MSG.GET.${stream}`,
     Buffer.from(JSON.stringify({ last_by_subj: subject })),
+    timeoutMs,
   );
   const answer = decodeJson<MessageGetReply>(reply.data);
   if (answer.error !== undefined) {
@@ -61,10 +63,16 @@ function parseHeaders(encoded: string | undefined): Map<string, string> {
  * Removes every message stored on `subject` (`$JS.API.STREAM.PURGE` with a filter), one request
  * asked of the stream leader. A subject with nothing on it purges nothing, which is no error.
  */
-export async function purgeSubject(requests: JetStreamRequests, stream: string, subject: string): Promise<void> {
+export async function purgeSubject(
+  requests: JetStreamRequests,
+  stream: string,
+  subject: string,
+  timeoutMs?: number,
+): Promise<void> {
   const reply = await requests.request(
     `$JS.API.STREAM.PURGE.${stream}`,
     Buffer.from(JSON.stringify({ filter: subject })),
+    timeoutMs,
   );
   const answer = decodeJson<{ success?: boolean; error?: MessageGetReply['error'] }>(reply.data);
   if (answer.error === undefined) return;

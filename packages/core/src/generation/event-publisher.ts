@@ -8,7 +8,9 @@ import { scrubEventData } from '../secrets/scrub-event-data.js';
 
 export interface EventPublisher {
   /**
-   * Publishes an event now, in emit order, without waiting for earlier ones to be acknowledged.
+   * Publishes an event, in emit order, without waiting for earlier ones to be acknowledged: handed
+   * to the bus with the others emitted in the same step, at the next `flush` or once the tick's
+   * work is done.
    * `before` (a step written to the claim log, the checkpoint a pause announces) runs once every
    * earlier event is stored, and events emitted after it wait for it.
    */
@@ -81,7 +83,9 @@ export function createEventPublisher(
   const send = async (event: GenerationEvent, before: (() => Promise<void>) | undefined, turn?: Turn) => {
     if (blocked(event)) return turn?.done();
     try {
-      await before?.();
+      // No await when there is nothing to wait for: events emitted together reach the bus in the
+      // same tick, so a client that writes once a tick (nats.js) sends them in one socket write.
+      if (before !== undefined) await before();
       if (turn !== undefined) {
         await turn.previous;
         await check();
@@ -97,6 +101,17 @@ export function createEventPublisher(
     } finally {
       turn?.done();
     }
+  };
+  // Emitted events wait here until the run waits for them (`flush`) or the tick's work is done,
+  // then go to the bus together: a step's events (a response and the next call's intent, a
+  // result and the next intent) reach the socket in one write instead of one each.
+  let queued: (() => void)[] = [];
+  let scheduled = false;
+  const handOver = () => {
+    scheduled = false;
+    const handing = queued;
+    queued = [];
+    for (const hand of handing) hand();
   };
   const nextTurn = (): Turn | undefined => {
     if (guard === undefined) return undefined;
@@ -126,22 +141,29 @@ export function createEventPublisher(
         data: scrubEventData(scrubber, name, data),
       } as GenerationEvent;
       index += 1;
-      const turn = nextTurn();
-      let sent: Promise<void>;
-      if (before !== undefined) {
-        // Everything emitted so far is stored before the step it leads to.
-        const earlier = [...inFlight];
-        sent = Promise.all(earlier).then(() => send(event, before, turn));
-        gate = sent;
-      } else if (gate !== undefined) {
-        sent = gate.then(() => send(event, undefined, turn));
-        gate = sent;
-      } else {
-        sent = send(event, undefined, turn);
+      queued.push(() => {
+        const turn = nextTurn();
+        let sent: Promise<void>;
+        if (before !== undefined) {
+          // Everything emitted so far is stored before the step it leads to.
+          const earlier = [...inFlight];
+          sent = Promise.all(earlier).then(() => send(event, before, turn));
+          gate = sent;
+        } else if (gate !== undefined) {
+          sent = gate.then(() => send(event, undefined, turn));
+          gate = sent;
+        } else {
+          sent = send(event, undefined, turn);
+        }
+        inFlight.push(sent);
+      });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(handOver);
       }
-      inFlight.push(sent);
     },
     async flush() {
+      handOver();
       const pending = inFlight;
       const settledGate = gate;
       inFlight = [];
