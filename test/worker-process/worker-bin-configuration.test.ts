@@ -2,8 +2,9 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { natsRoles, WORKER_METRICS } from '@interlude/bus';
+import { natsRoles } from '@interlude/bus';
 import { createRuntime } from '@interlude/core';
+import { semconv } from '@interlude/telemetry';
 import { createUser } from '@nats-io/nkeys';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { defineAgents, importAgentsFactory } from '../../packages/bus/src/worker-process/agents-module.js';
@@ -220,9 +221,9 @@ describe('interlude-worker connects with the credentials and TLS files its envir
           OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
           OTEL_METRIC_EXPORT_INTERVAL: '200',
         },
-        // A reading of the open-requests gauge subscribes to interlude.gen.>, which the role allows.
+        // A reading of the questions-waiting gauge reads the pending view, which the role allows.
         async () => {
-          await receiver.waitForMetric((point) => point.name === WORKER_METRICS.openInputRequests);
+          await receiver.waitForMetric((point) => point.name === semconv.METRIC_INTERLUDE_INPUT_REQUESTS_WAITING);
           await new Promise((resolve) => setTimeout(resolve, 500));
         },
       );
