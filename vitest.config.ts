@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/support/longest-first-sequencer.js';
 
 /** Every test of the repository; `pnpm test` runs them all, in the two tiers below. */
 const ALL_TESTS = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'test/**/*.test.ts'];
@@ -65,6 +66,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // After vitest's own output: each tier's wall time and the slowest files.
     reporters: ['default', './test/support/slowest-files-reporter.ts'],
+    // The slowest files of a tier start first, whether or not vitest has timings of its own yet.
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,

@@ -1,11 +1,13 @@
-import { natsBus, natsNames } from '@interlude/bus';
+import { createWorker, natsBus, natsNames } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
-import { type Bus, createRuntime, type Runtime } from '@interlude/core';
+import { type Bus, createRuntime, defineAgent, InputRequest, type Runtime, tool } from '@interlude/core';
 import { createMemoryBus } from '@interlude/core/internal';
+import { scriptedProvider } from '@interlude/core/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { z } from 'zod';
 import { defineTrustDesk, type Refund } from '../support/trust-desk.js';
 
 const closers: (() => Promise<unknown>)[] = [];
@@ -78,5 +80,73 @@ describe('the pending index is rebuilt from the logs', () => {
     expect(await listing(runtime)).toEqual([]);
     expect(await runtime.rebuildPending()).toBe(1);
     expect(await listing(runtime)).toEqual([[waiting.generationId, ['Refund $30 to alice?']]]);
+  });
+});
+
+describe('deadline timers are rebuilt from the logs', () => {
+  it('NATS: the timers stream lost, rebuildPending() sets the timer again (once) and a worker meets the deadline', async () => {
+    const prefix = uniqueId('retimer').slice(0, 32);
+    const names = natsNames(prefix);
+    closers.push(async () => {
+      const manager = await jetstreamManager(operator);
+      for (const stream of names.allStreams) await manager.streams.delete(stream).catch(() => false);
+    });
+    const define = (runtime: Runtime) =>
+      defineAgent({
+        name: 'expiring',
+        runtime,
+        provider: scriptedProvider(
+          Array.from(
+            { length: 10 },
+            () => (request: { messages: unknown[] }) =>
+              request.messages.length === 1
+                ? { toolCalls: [{ id: 'call_go', name: 'go', arguments: {} }] }
+                : { text: 'done' },
+          ),
+        ),
+        actions: {
+          handle: () => ({
+            message: 'Go',
+            tools: [
+              tool({
+                name: 'go',
+                description: 'Go ahead',
+                input: z.object({}),
+                run(_, ctx) {
+                  if (ctx.answer === undefined)
+                    return InputRequest.confirm('Go ahead?', { expiresIn: 1_500, onExpiry: 'decline' });
+                  return { went: ctx.answer };
+                },
+              }),
+            ],
+          }),
+        },
+      });
+    const before = runtimeOn(natsBus({ servers: inject('natsUrl'), prefix }));
+    const paused = await define(before).handle({}).generateNow();
+    await before.close();
+    // The deadline's timer is lost with its stream before any worker took it; a new process makes
+    // the stream again, empty.
+    const manager = await jetstreamManager(operator);
+    await manager.streams.delete(names.timersStream);
+    const runtime = runtimeOn(natsBus({ servers: inject('natsUrl'), prefix }));
+    define(runtime);
+    expect(await runtime.pending()).toHaveLength(1);
+    expect((await manager.streams.info(names.timersStream)).state.messages).toBe(0);
+
+    expect(await runtime.rebuildPending()).toBe(1);
+    expect((await manager.streams.info(names.timersStream)).state.messages).toBe(1);
+    // Set again under the same signed id: a second rebuild keeps one timer.
+    expect(await runtime.rebuildPending()).toBe(1);
+    expect((await manager.streams.info(names.timersStream)).state.messages).toBe(1);
+
+    const workerRuntime = runtimeOn(natsBus({ servers: inject('natsUrl'), prefix }));
+    const worker = createWorker({ runtime: workerRuntime, agents: [define(workerRuntime)], queue: 'expiring' });
+    closers.push(() => worker.stop());
+    await worker.ready;
+    const eventNames = async () => (await runtime.bus.events(paused.generationId)).map((event) => event.event);
+    await expect.poll(async () => (await eventNames()).at(-1), { timeout: 15_000 }).toBe('completed');
+    expect(await eventNames()).toContain('input_expired');
+    expect(await runtime.pending()).toEqual([]);
   });
 });

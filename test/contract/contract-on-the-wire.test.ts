@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Parser } from '@asyncapi/parser';
-import { createWorker, natsBus } from '@interlude/bus';
+import { aesGcmCodec, createWorker, natsBus, type PayloadCodec } from '@interlude/bus';
 import { createRuntime, type Runtime } from '@interlude/core';
-import { connect, type Msg, type NatsConnection } from '@nats-io/transport-node';
+import { connect, headers, type Msg, type NatsConnection } from '@nats-io/transport-node';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defineDesk } from '../support/gateway-desk-agents.js';
 import { usePrivateNatsServer } from '../support/private-nats-fixture.js';
+import { defineWireAgent } from '../support/wire-agents.js';
 import { ASYNCAPI_PATH } from './asyncapi-document.js';
 import { answerQuestions, type ContractDocument } from './contract-client.js';
 
@@ -21,6 +22,7 @@ interface Channel {
 }
 
 const KEY = 'contract-test-checkpoint-key-0001';
+const PAYLOAD_KEY = Buffer.alloc(32, 7).toString('base64');
 const nats = usePrivateNatsServer('interlude-contract');
 const text = readFileSync(ASYNCAPI_PATH, 'utf8');
 const contract = JSON.parse(text) as ContractDocument & Record<string, unknown>;
@@ -79,17 +81,40 @@ afterAll(async () => {
   await tap?.close();
 });
 
-async function deployment(queue: string): Promise<{ runtime: Runtime; desk: ReturnType<typeof defineDesk> }> {
-  const runtime = createRuntime({ bus: natsBus({ servers: nats.server.url }), checkpointKey: KEY });
+/**
+ * A runtime and a worker of `queue` on the test's server, with the `wire` agent when `wire` is set
+ * (a worker meets the deadlines of every agent of its runtime: the first test's must not, since a
+ * due timer was handed to the pull a stopped worker had left on the agent's timer consumer, and
+ * met only after the ack wait, like the jobs above).
+ */
+async function deployment(
+  queue: string,
+  { codec, wire: servesWire = false }: { codec?: PayloadCodec; wire?: boolean } = {},
+): Promise<{
+  runtime: Runtime;
+  desk: ReturnType<typeof defineDesk>;
+  wire: ReturnType<typeof defineWireAgent> | undefined;
+}> {
+  const runtime = createRuntime({
+    bus: natsBus({ servers: nats.server.url, onError: () => undefined, ...(codec !== undefined && { codec }) }),
+    checkpointKey: KEY,
+  });
   const desk = defineDesk(runtime);
-  const worker = createWorker({ runtime, agents: [desk], queue });
+  const wire = servesWire ? defineWireAgent(runtime) : undefined;
+  const worker = createWorker({ runtime, agents: wire === undefined ? [desk] : [desk, wire], queue });
   // The worker stops before its runtime closes the connection: no pull of its is left to the next test.
   closers.push(async () => {
     await worker.stop();
     await runtime.close();
   });
   await worker.ready;
-  return { runtime, desk };
+  return { runtime, desk, wire };
+}
+
+async function lastEventIs(runtime: Runtime, generationId: string, name: string): Promise<void> {
+  await expect
+    .poll(async () => (await runtime.bus.events(generationId)).map((event) => event.event).at(-1), { timeout: 15_000 })
+    .toBe(name);
 }
 
 async function completion(runtime: Runtime, generationId: string): Promise<void> {
@@ -124,18 +149,52 @@ describe('the wire contract, on the wire', () => {
     }
   });
 
-  it('describes every message Interlude sent: each validates against its channel’s schema', async () => {
+  it('describes every message Interlude sent, on every channel, plain and sealed: each validates against its channel’s schema', async () => {
     // A queue of its own: on the first test's queue, a worker started right after that test's
     // worker stopped was not handed its job within 15 s in this file (with the tap on `>`), which
-    // a plain stop-and-start on the suite's server does not show; not yet understood.
-    const { runtime, desk } = await deployment('wire');
+    // a plain stop-and-start on the suite's server does not show; most likely as with the timers
+    // (see `deployment`): the job went to a pull the stopped worker left on the queue's consumer.
+    const { runtime, desk, wire } = await deployment('wire', { wire: true });
+    if (wire === undefined) throw new Error('no wire agent');
+    // A question answered by a worker: events, a job, claims, a checkpoint, a pending record.
     const paused = await desk.approve().generateLater({ queue: 'wire' });
-    await expect.poll(async () => (await runtime.pending()).length, { timeout: 15_000 }).toBe(1);
+    await lastEventIs(runtime, paused.generationId, 'input_requested');
     await runtime.answerLater(paused.generationId, { call_approve_refund: true }, { queue: 'wire' });
     await completion(runtime, paused.generationId);
+    // A question that expires (a timer, met by the worker), a model that fails, a tool budget
+    // spent, a question cancelled.
+    const expiring = await wire.expire().generateNow();
+    await expect(wire.fail().generateNow()).rejects.toThrow();
+    expect((await wire.loop().generateNow()).status).toBe('tool_turns_exceeded');
+    const held = await wire.hold().generateNow();
+    await runtime.cancel(held.generationId, 'withdrawn');
+    await lastEventIs(runtime, expiring.generationId, 'completed');
+    // A job no key of the deployment signed: refused and dead-lettered.
+    const forged = {
+      version: 1,
+      id: 'forged-job-1',
+      kind: 'generate',
+      agent: 'wire',
+      action: 'fail',
+      generation_id: 'gen_forged',
+      key_id: '00000000',
+      signature: 'A'.repeat(43),
+    };
+    const forgedHeaders = headers();
+    forgedHeaders.set('Nats-Msg-Id', forged.id);
+    await tap.request('interlude.jobs.wire', JSON.stringify(forged), { headers: forgedHeaders, timeout: 5_000 });
+    await expect.poll(async () => (await runtime.bus.jobs.deadLetters('wire')).length, { timeout: 15_000 }).toBe(1);
+
+    // The same question and answer on a bus with a codec: every sealable field sealed.
+    const sealed = await deployment('sealed', { codec: aesGcmCodec({ keys: [PAYLOAD_KEY] }) });
+    const quiet = await sealed.desk.approve().generateLater({ queue: 'sealed' });
+    await lastEventIs(sealed.runtime, quiet.generationId, 'input_requested');
+    await sealed.runtime.answerLater(quiet.generationId, { call_approve_refund: true }, { queue: 'sealed' });
+    await completion(sealed.runtime, quiet.generationId);
     await tap.flush();
 
     const seen = new Map<string, number>();
+    const sealedSeen = new Set<string>();
     const problems: string[] = [];
     for (const message of captured) {
       // NATS's own protocol (JetStream API requests, replies, acks, flow control) is not Interlude's.
@@ -157,6 +216,7 @@ describe('the wire contract, on the wire', () => {
         continue;
       }
       seen.set(channel.id, (seen.get(channel.id) ?? 0) + 1);
+      if (message.string().includes('"sealed":"aes-256-gcm"')) sealedSeen.add(channel.id);
       if (!channel.validate(message.json())) {
         problems.push(`${message.subject} (${channel.id}): ${JSON.stringify(channel.validate.errors)}`);
       }
@@ -168,22 +228,19 @@ describe('the wire contract, on the wire', () => {
       }
     }
     expect(problems).toEqual([]);
-    // Both flows went through every kind of record a pause and an answer write.
+    // Every channel of the document carried a message: a channel added without a test of it fails here.
+    expect(channels.map((channel) => channel.id).filter((id) => !seen.has(id))).toEqual([]);
+    // And the sealed forms of what a codec seals went through the schemas too.
     for (const id of [
       'event_started',
-      'event_model_responded',
-      'event_tool_started',
-      'event_tool_completed',
       'event_input_requested',
-      'event_resumed',
       'event_completed',
       'jobs',
       'claims',
       'checkpoints',
-      'deployment',
       'pending',
     ]) {
-      expect(seen.get(id) ?? 0, id).toBeGreaterThan(0);
+      expect(sealedSeen.has(id), `a sealed message on ${id}`).toBe(true);
     }
   });
 });

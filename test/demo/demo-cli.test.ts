@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EVENTUALLY, runTicket } from './support/demo-browser.js';
-import { queueTicketRun, runCli, startCli } from './support/demo-process.js';
+import { lastEvent, pendingQuestions, queueTicketRun, runCli, startCli } from './support/demo-process.js';
 import { useDemoWithBrowser } from './support/demo-with-browser.js';
 
 const demo = useDemoWithBrowser();
@@ -49,11 +49,12 @@ describe('the terminal client, against the same demo server as the page', () => 
 
   it('refuses an answer the question does not take, and names the options', async () => {
     const generationId = await queueTicketRun(demo.url, 103);
-    await expect.poll(async () => runCli(demo.url, ['pending']), EVENTUALLY).toContain(generationId);
+    await expect.poll(() => pendingQuestions(demo.url), EVENTUALLY).toContain(`${generationId} toolu_ask_01 text`);
     await runCli(demo.url, ['answer', generationId, 'toolu_ask_01', 'Safari 18, blank page']);
     await expect
-      .poll(async () => runCli(demo.url, ['pending']), EVENTUALLY)
-      .toContain(`${generationId}  toolu_priority_01  choice`);
+      .poll(() => pendingQuestions(demo.url), EVENTUALLY)
+      .toContain(`${generationId} toolu_priority_01 choice`);
+    expect(await runCli(demo.url, ['pending'])).toContain(`${generationId}  toolu_priority_01  choice`);
     const refused = runCli(demo.url, ['answer', generationId, 'toolu_priority_01', 'whenever']);
     await expect(refused).rejects.toThrow(/takes one of: low, normal, urgent/);
     expect(await runCli(demo.url, ['answer', generationId, 'toolu_priority_01', 'low'])).toContain(
@@ -64,26 +65,24 @@ describe('the terminal client, against the same demo server as the page', () => 
   it('declines with `decline`, and sends the text false with `answer`', async () => {
     const startRun = async (ticketId: number) => {
       const generationId = await queueTicketRun(demo.url, ticketId);
-      await expect.poll(async () => runCli(demo.url, ['pending']), EVENTUALLY).toContain(generationId);
+      await expect.poll(async () => (await pendingQuestions(demo.url)).join('\n'), EVENTUALLY).toContain(generationId);
       return generationId;
     };
     const refund = await startRun(102);
     expect(await runCli(demo.url, ['decline', refund, 'toolu_refund_01'])).toContain(
       `Declined; the worker resumes ${refund}`,
     );
-    await expect
-      .poll(async () => runCli(demo.url, ['replay', refund]), EVENTUALLY)
-      .toContain('declined the $45 refund');
+    await expect.poll(() => lastEvent(demo.url, refund), EVENTUALLY).toBe('completed');
+    expect(await runCli(demo.url, ['replay', refund])).toContain('declined the $45 refund');
 
     const triage = await startRun(103);
     await runCli(demo.url, ['answer', triage, 'toolu_ask_01', 'false']);
-    await expect
-      .poll(async () => runCli(demo.url, ['pending']), EVENTUALLY)
-      .toMatch(
-        new RegExp(
-          `${triage}  toolu_priority_01  choice\\s+triage: Priority for ticket 103\\? Reporter says: false options`,
-        ),
-      );
+    await expect.poll(() => pendingQuestions(demo.url), EVENTUALLY).toContain(`${triage} toolu_priority_01 choice`);
+    expect(await runCli(demo.url, ['pending'])).toMatch(
+      new RegExp(
+        `${triage}  toolu_priority_01  choice\\s+triage: Priority for ticket 103\\? Reporter says: false options`,
+      ),
+    );
   }, 90_000);
 
   it('tails input_requested events as generations pause', async () => {

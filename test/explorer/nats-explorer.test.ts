@@ -4,6 +4,7 @@ import { soakSize } from '../support/soak.js';
 import { countByRow, untolerated, type Violation } from './invariants.js';
 import { NATS_SHAPE } from './nats-shape.js';
 import { startNatsWorld } from './nats-world.js';
+import { NATS_REGRESSION_SEEDS } from './regression-seeds.js';
 import { describeSchedule, generateSchedule } from './schedule.js';
 import { runSchedule } from './schedule-runner.js';
 
@@ -26,8 +27,10 @@ afterAll(async () => {
 }, 60_000);
 
 describe('fault-schedule explorer, NATS with worker processes', () => {
-  const seeds =
-    ONLY_SEED === undefined ? Array.from({ length: SCHEDULES }, (_, index) => BASE_SEED + index) : [Number(ONLY_SEED)];
+  // The default range, then the regression seeds it does not hold.
+  const range = Array.from({ length: SCHEDULES }, (_, index) => BASE_SEED + index);
+  const regression = NATS_REGRESSION_SEEDS.map(({ seed }) => seed).filter((seed) => !range.includes(seed));
+  const seeds = ONLY_SEED === undefined ? [...range, ...regression] : [Number(ONLY_SEED)];
 
   it(`keeps the five invariants over ${seeds.length} schedules, or breaks them only as a known-failure row says`, async () => {
     const tolerated: Violation[] = [];

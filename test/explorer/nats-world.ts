@@ -248,7 +248,7 @@ export async function startNatsWorld(options: NatsWorldOptions) {
       await resumer.waitForLine(new RegExp(`^resumed ${n} `), 60_000);
     },
     async stallWorker(ms) {
-      const child = await pickWorker(1_000);
+      const child = await pickWorker(500);
       if (child === undefined) return;
       // Long enough for the job to be delivered again and taken over, or a short pause that is not.
       const stallMs = ms >= 2_000 ? 2.5 * options.ackWaitMs : 0.4 * options.ackWaitMs;
@@ -265,7 +265,7 @@ export async function startNatsWorld(options: NatsWorldOptions) {
       stalls.add(stall);
     },
     async killWorker() {
-      const child = await pickWorker(3_000);
+      const child = await pickWorker(2_000);
       if (child === undefined) return;
       const generationId = inBody(child);
       faults.kills += 1;

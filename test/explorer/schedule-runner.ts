@@ -11,6 +11,10 @@ import type { KnownRow } from './known-failures.js';
 import type { PendingForgery, Schedule, Step } from './schedule.js';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/** The person's desk lists its own agent's questions, as a desk would: the filter is the checkpoint's to apply. */
+const DESK = { agent: 'desk' } as const;
+/** A peek reads the whole list or the desk's, by the seed. */
+const peekFilter = (seed: number) => (seed % 2 === 0 ? {} : DESK);
 
 /** A client holding no key (neither the checkpoint key nor a payload key), writing records. */
 export interface KeylessClient {
@@ -98,6 +102,8 @@ interface Tracked {
   touched: number;
   /** When its first question can first have expired (it started then, plus its deadline). */
   expiresAfter?: number;
+  /** Its start failed (the caller was told): nothing of it is judged. */
+  notStarted?: boolean;
 }
 
 /** What one schedule showed. */
@@ -188,7 +194,7 @@ export async function runSchedule(
   };
   /** What the person answers: what `pending()` shows, else (a stale link) the latest question by id. */
   const answersFor = async (target: Tracked) => {
-    const listed = (await world.runtime.pending()).find((entry) => entry.generationId === target.id);
+    const listed = (await world.runtime.pending(DESK)).find((entry) => entry.generationId === target.id);
     if (listed !== undefined) return decide(target.id, listed.inputRequests);
     const asked = (await world.runtime.bus.events(target.id)).filter((event) => event.event === 'input_requested');
     return { [`call_pay_${Math.max(1, asked.length)}`]: !target.params.variant.dangerous };
@@ -224,9 +230,16 @@ export async function runSchedule(
         if (step.variant.expiresInMs !== undefined) tracked.expiresAfter = Date.now() + step.variant.expiresInMs;
         if (step.preemptTimers === true) {
           tracked.causes.push('keyless-timer-preempts');
-          await world.keyless.preemptTimers(tracked.id);
+          // The forger's own publish meeting a restarting server is lost, as a client's would be; the start goes on.
+          await world.keyless.preemptTimers(tracked.id).catch(refused);
         }
-        await perform(tracked, false, () => world.start(tracked.params, tracked.id));
+        // A start refused by a restarting server started nothing, as its caller was told: not judged.
+        await perform(tracked, false, () =>
+          world.start(tracked.params, tracked.id).catch((error: unknown) => {
+            tracked.notStarted = true;
+            throw error;
+          }),
+        );
         return;
       }
       case 'answer':
@@ -373,7 +386,7 @@ export async function runSchedule(
     const busyBefore = new Set(
       generations.filter((tracked) => tracked !== undefined && busy(tracked)).map((t) => t.id),
     );
-    const listing = await world.runtime.pending();
+    const listing = await world.runtime.pending(peekFilter(schedule.seed));
     checkListedOnce(listing.map((entry) => entry.generationId));
     for (const entry of listing) {
       const tracked = byId.get(entry.generationId);
@@ -404,7 +417,8 @@ export async function runSchedule(
   function checkListedOnce(ids: readonly string[]): void {
     const seen = new Set<string>();
     for (const id of ids) {
-      if (seen.has(id)) log.add(3, id, 'pending() lists it more than once');
+      // Ours only: another schedule sharing the world judges its own.
+      if (seen.has(id) && byId.has(id)) log.add(3, id, 'pending() lists it more than once');
       seen.add(id);
     }
   }
@@ -417,7 +431,7 @@ export async function runSchedule(
     await settle();
     const listed = new Set<string>();
     for (const runtime of runtimes()) {
-      const listing = (await read(() => runtime.pending())).map((entry) => entry.generationId);
+      const listing = (await read(() => runtime.pending(DESK))).map((entry) => entry.generationId);
       checkListedOnce(listing);
       for (const id of listing) listed.add(id);
     }
@@ -428,6 +442,7 @@ export async function runSchedule(
     for (const tracked of generations) {
       if (tracked === undefined) continue;
       const events = await read(() => world.runtime.bus.events(tracked.id, { everyEpoch: true }));
+      if (tracked.notStarted === true && events.length === 0) continue;
       await checkEnded(tracked, events, listed);
       checkOwnEvents(tracked, events);
       for (const pause of [1, 2]) {
@@ -468,7 +483,7 @@ export async function runSchedule(
 
   /** The operator answers every generation of this schedule that `runtime` lists. */
   async function answerListed(runtime: Runtime): Promise<void> {
-    for (const entry of await read(() => runtime.pending())) {
+    for (const entry of await read(() => runtime.pending(DESK))) {
       const tracked = byId.get(entry.generationId);
       if (tracked === undefined) continue;
       const answers = await decide(tracked.id, entry.inputRequests);

@@ -7,9 +7,9 @@ import type { AgentsFactory } from '@interlude/bus';
 import { defineAgent } from '@interlude/core';
 import { scriptedProvider } from '@interlude/core/testing';
 
-const flaw = process.env['MODULE_FLAW'];
-
 const agents: AgentsFactory = (runtime) => {
+  // Read when the worker defines its agents, so a test in one process can try each flaw in turn.
+  const flaw = process.env['MODULE_FLAW'];
   if (flaw === 'throws') throw new Error('the model registry is unreachable');
   if (flaw === 'empty') return [];
   return [

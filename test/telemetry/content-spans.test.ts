@@ -12,6 +12,7 @@ import {
   ATTR_GEN_AI_TOOL_DEFINITIONS,
 } from '@opentelemetry/semantic-conventions/incubating';
 import { afterEach, expect, it } from 'vitest';
+import { REFUND_GENAI_MESSAGES } from './fixtures/refund-genai-messages.js';
 
 const tracing = createInMemoryTracing();
 afterEach(() => tracing.reset());
@@ -37,9 +38,7 @@ it('records the conversation in the GenAI structured form on the chat spans and 
   const [pausedRun, resumedRun] = spanTree(tracing.finishedSpans());
 
   const firstChat = pausedRun!.children[0]!.attributes;
-  expect(json(firstChat[ATTR_GEN_AI_INPUT_MESSAGES])).toEqual([
-    { role: 'user', parts: [{ type: 'text', content: 'Resolve support ticket 42' }] },
-  ]);
+  expect(json(firstChat[ATTR_GEN_AI_INPUT_MESSAGES])).toEqual(REFUND_GENAI_MESSAGES.input);
   expect(json(firstChat[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS])).toEqual([
     { type: 'text', content: 'You resolve support tickets.' },
   ]);
@@ -47,24 +46,12 @@ it('records the conversation in the GenAI structured form on the chat spans and 
     expect.objectContaining({ type: 'function', name: 'lookup_order', parameters: expect.any(Object) }),
     expect.objectContaining({ type: 'function', name: 'issue_refund' }),
   ]);
-  expect(json(firstChat[ATTR_GEN_AI_OUTPUT_MESSAGES])).toEqual([
-    {
-      role: 'assistant',
-      parts: [
-        { type: 'text', content: 'Let me check the order.' },
-        { type: 'tool_call', id: 'call_lookup', name: 'lookup_order', arguments: { order_id: 42 } },
-        { type: 'tool_call', id: 'call_refund', name: 'issue_refund', arguments: { order_id: 42, amount: 30 } },
-      ],
-      finish_reason: 'tool_use',
-    },
-  ]);
+  expect(json(firstChat[ATTR_GEN_AI_OUTPUT_MESSAGES])).toEqual(REFUND_GENAI_MESSAGES.firstAnswer);
   expect(firstChat[ATTR_GEN_AI_REQUEST_STREAM]).toBe(false);
 
   // The paused root has the generation's input and no output; the resumed one its final answer.
   expect(pausedRun!.attributes[ATTR_GEN_AI_AGENT_NAME]).toBe('support');
-  expect(json(pausedRun!.attributes[ATTR_GEN_AI_INPUT_MESSAGES])).toEqual([
-    { role: 'user', parts: [{ type: 'text', content: 'Resolve support ticket 42' }] },
-  ]);
+  expect(json(pausedRun!.attributes[ATTR_GEN_AI_INPUT_MESSAGES])).toEqual(REFUND_GENAI_MESSAGES.input);
   expect(pausedRun!.attributes).not.toHaveProperty(ATTR_GEN_AI_OUTPUT_MESSAGES);
   expect(json(resumedRun!.attributes[ATTR_GEN_AI_OUTPUT_MESSAGES])).toEqual([
     {

@@ -22,6 +22,7 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.js';
 import { waitUntil } from '../support/reliability-wait.js';
 import { startWorkerBin, type WorkerBin } from '../support/worker-bin-process.js';
+import { REFUND_GENAI_MESSAGES } from './fixtures/refund-genai-messages.js';
 import { defineSupport } from './fixtures/support-agent.js';
 
 // A web process (this one) pauses a refund; `interlude-worker`, configured only through the
@@ -173,9 +174,7 @@ it("puts the worker bin's resumed run in the caller's trace, in the same convers
     expect(span.attributes[OI.SESSION_ID]).toBe('ticket-42');
   }
   expect(root.attributes[ATTR_GEN_AI_AGENT_NAME]).toBe('support');
-  expect(JSON.parse(String(root.attributes[ATTR_GEN_AI_INPUT_MESSAGES]))).toEqual([
-    { role: 'user', parts: [{ type: 'text', content: 'Resolve support ticket 42' }] },
-  ]);
+  expect(JSON.parse(String(root.attributes[ATTR_GEN_AI_INPUT_MESSAGES]))).toEqual(REFUND_GENAI_MESSAGES.input);
   expect(JSON.parse(String(root.attributes[ATTR_GEN_AI_OUTPUT_MESSAGES]))).toEqual([
     { role: 'assistant', parts: [{ type: 'text', content: 'Done.' }], finish_reason: 'completed' },
   ]);
@@ -202,24 +201,12 @@ it("puts the worker bin's resumed run in the caller's trace, in the same convers
     [OI.OPENINFERENCE_SPAN_KIND]: OpenInferenceSpanKind.AGENT,
     [OI.INPUT_VALUE]: 'Resolve support ticket 42',
   });
-  expect(json(pausedRoot.attributes[ATTR_GEN_AI_INPUT_MESSAGES])).toEqual([
-    { role: 'user', parts: [{ type: 'text', content: 'Resolve support ticket 42' }] },
-  ]);
+  expect(json(pausedRoot.attributes[ATTR_GEN_AI_INPUT_MESSAGES])).toEqual(REFUND_GENAI_MESSAGES.input);
   expect(json(pausedRoot.attributes[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS])).toEqual(instructions);
   expect(pausedRoot.attributes).not.toHaveProperty(ATTR_GEN_AI_OUTPUT_MESSAGES);
   const pausedChat = spans.find((span) => span.name === 'chat scripted-1' && span.traceId === pausedRoot.traceId)!;
   expect(json(pausedChat.attributes[ATTR_GEN_AI_SYSTEM_INSTRUCTIONS])).toEqual(instructions);
-  expect(json(pausedChat.attributes[ATTR_GEN_AI_OUTPUT_MESSAGES])).toEqual([
-    {
-      role: 'assistant',
-      parts: [
-        { type: 'text', content: 'Let me check the order.' },
-        { type: 'tool_call', id: 'call_lookup', name: 'lookup_order', arguments: { order_id: 42 } },
-        { type: 'tool_call', id: 'call_refund', name: 'issue_refund', arguments: { order_id: 42, amount: 30 } },
-      ],
-      finish_reason: 'tool_use',
-    },
-  ]);
+  expect(json(pausedChat.attributes[ATTR_GEN_AI_OUTPUT_MESSAGES])).toEqual(REFUND_GENAI_MESSAGES.firstAnswer);
   expect(pausedChat.attributes).toMatchObject({
     [`${OI.LLM_INPUT_MESSAGES}.0.${OI.MESSAGE_ROLE}`]: 'system',
     [`${OI.LLM_INPUT_MESSAGES}.0.${OI.MESSAGE_CONTENT}`]: 'You resolve support tickets.',

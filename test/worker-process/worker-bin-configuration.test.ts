@@ -2,9 +2,15 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { WORKER_METRICS } from '@interlude/bus';
+import { natsRoles } from '@interlude/bus';
+import { createRuntime } from '@interlude/core';
+import { semconv } from '@interlude/telemetry';
 import { createUser } from '@nats-io/nkeys';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { defineAgents, importAgentsFactory } from '../../packages/bus/src/worker-process/agents-module.js';
+import { startDeploymentRuntime } from '../../packages/bus/src/worker-process/deployment-settings.js';
+import { SettingsError } from '../../packages/bus/src/worker-process/environment-values.js';
+import { readWorkerSettings } from '../../packages/bus/src/worker-process/worker-settings.js';
 import { type ConfiguredNats, scratchDirectory, startConfiguredNats, tlsBlock } from '../support/configured-nats.js';
 import { startOtlpReceiver } from '../support/otlp-receiver.js';
 import { makeTestCertificates, type TestCertificates } from '../support/tls-certificates.js';
@@ -35,6 +41,59 @@ async function refusal(
   const code = await worker.exited;
   expect(worker.lines.filter((line) => line.includes('ready:'))).toEqual([]);
   return { code, said: worker.errors() };
+}
+
+/**
+ * What the bin does with `env` before it serves, run in this process (its settings, its runtime
+ * on NATS): the problems it would refuse the configuration with, exit 2, or none. The bin's own
+ * process (exit codes, stderr, secrets kept out of it) is tried above with a real one.
+ */
+async function settingsProblems(env: Record<string, string>): Promise<readonly string[]> {
+  vi.stubEnv('INTERLUDE_CHECKPOINT_KEY', env['INTERLUDE_CHECKPOINT_KEY'] ?? process.env['INTERLUDE_CHECKPOINT_KEY']);
+  try {
+    const settings = readWorkerSettings([VALID_MODULE], { ...process.env, ...env });
+    const runtime = startDeploymentRuntime(settings, { name: 'interlude-worker settings test' });
+    await runtime.close();
+    return [];
+  } catch (error) {
+    if (error instanceof SettingsError) return error.problems;
+    throw error;
+  } finally {
+    vi.unstubAllEnvs();
+  }
+}
+
+/** The bin's check of a module of agents, in this process: the problems it refuses it with (exit 2), or none. */
+async function moduleProblems(modulePath: string, flaw?: string): Promise<readonly string[]> {
+  if (flaw !== undefined) vi.stubEnv('MODULE_FLAW', flaw);
+  const runtime = createRuntime({ bus: (await import('@interlude/bus')).memoryBus() });
+  try {
+    await defineAgents(await importAgentsFactory(join('test', modulePath)), runtime, modulePath);
+    return [];
+  } catch (error) {
+    if (error instanceof SettingsError) return error.problems;
+    throw error;
+  } finally {
+    vi.unstubAllEnvs();
+    await runtime.close();
+  }
+}
+
+/**
+ * Connects with the NATS settings the bin reads from `env`, in this process: what reading an event
+ * log there gives, `connected` or the refusal's code.
+ */
+async function connects(env: Record<string, string>): Promise<string> {
+  const settings = readWorkerSettings([VALID_MODULE], { ...process.env, ...env });
+  const runtime = startDeploymentRuntime(settings, { name: 'interlude-worker connection test' });
+  try {
+    await runtime.bus.events('gen_00000000000000000000000000000000');
+    return 'connected';
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  } finally {
+    await runtime.close();
+  }
 }
 
 /** Starts it, waits for ready, checks /readyz, then drains it: exit 0, nothing said on stderr. */
@@ -73,33 +132,41 @@ describe('interlude-worker refuses a bad configuration before it runs anything',
     expect(said).not.toContain('hunter2');
   });
 
+  it('prints the roles file of INTERLUDE_PREFIX with --nats-roles, and refuses a bad prefix (exit 2)', async () => {
+    const roles = start({ INTERLUDE_PREFIX: 'acme' }, '--nats-roles');
+    expect(await roles.exited).toBe(0);
+    expect(roles.lines.join('\n').trim()).toBe(natsRoles('acme').trim());
+    const { code, said } = await refusal({ INTERLUDE_PREFIX: 'acme.prod' }, '--nats-roles');
+    expect([code, said]).toEqual([2, expect.stringContaining('INTERLUDE_PREFIX: prefix must be')]);
+  });
+
   it('refuses a module that breaks the contract (exit 2) or fails (exit 1), saying which', async () => {
     const nats = { NATS_URL: inject('natsUrl') };
-    const noDefault = await refusal(nats, 'support/worker-process.ts');
-    expect(noDefault.code).toBe(2);
-    expect(noDefault.said).toMatch(
-      /must export default a function \(runtime\) => agents.*it exports .*requiredSetting/,
-    );
+    // Through Node's own loader, in the bin: a module that is not there, and one that throws.
     const missing = await refusal(nats, 'support/no-such-module.ts');
     expect(missing.code).toBe(2);
     expect(missing.said).toContain('module: cannot find support/no-such-module.ts');
-    const ownRuntime = await refusal({ ...nats, MODULE_FLAW: 'own-runtime' });
-    expect(ownRuntime.code).toBe(2);
-    expect(ownRuntime.said).toContain(
-      "agent echo was defined without the worker's runtime: defineAgent({ runtime, … })",
-    );
-    const empty = await refusal({ ...nats, MODULE_FLAW: 'empty' });
-    expect(empty.code).toBe(2);
-    expect(empty.said).toContain('must return a non-empty array of agents');
     const throws = await refusal({ ...nats, MODULE_FLAW: 'throws' });
     expect(throws.code).toBe(1);
     expect(throws.said).toContain('failed: the model registry is unreachable');
+    // The contract itself, checked by the same code in this process: each a configuration problem (exit 2).
+    expect((await moduleProblems('support/worker-process.ts')).join('\n')).toMatch(
+      /must export default a function \(runtime\) => agents.*it exports .*requiredSetting/,
+    );
+    expect(await moduleProblems(VALID_MODULE, 'own-runtime')).toEqual([
+      `module: agent echo was defined without the worker's runtime: defineAgent({ runtime, … })`,
+    ]);
+    expect((await moduleProblems(VALID_MODULE, 'empty')).join('\n')).toContain(
+      'must return a non-empty array of agents',
+    );
+    expect(await moduleProblems(VALID_MODULE)).toEqual([]);
   }, 60_000);
 
   it('needs INTERLUDE_CHECKPOINT_KEY, and a free health port', async () => {
-    const noKey = await refusal({ NATS_URL: inject('natsUrl'), INTERLUDE_CHECKPOINT_KEY: '' });
-    expect(noKey.code).toBe(2);
-    expect(noKey.said).toContain('set INTERLUDE_CHECKPOINT_KEY');
+    expect(
+      (await settingsProblems({ NATS_URL: inject('natsUrl'), INTERLUDE_CHECKPOINT_KEY: '' })).join('\n'),
+    ).toContain('set INTERLUDE_CHECKPOINT_KEY');
+    expect(await settingsProblems({ NATS_URL: inject('natsUrl') })).toEqual([]);
 
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
@@ -154,9 +221,9 @@ describe('interlude-worker connects with the credentials and TLS files its envir
           OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
           OTEL_METRIC_EXPORT_INTERVAL: '200',
         },
-        // A reading of the open-requests gauge subscribes to interlude.gen.>, which the role allows.
+        // A reading of the questions-waiting gauge reads the pending view, which the role allows.
         async () => {
-          await receiver.waitForMetric((point) => point.name === WORKER_METRICS.openInputRequests);
+          await receiver.waitForMetric((point) => point.name === semconv.METRIC_INTERLUDE_INPUT_REQUESTS_WAITING);
           await new Promise((resolve) => setTimeout(resolve, 500));
         },
       );
@@ -170,17 +237,18 @@ describe('interlude-worker connects with the credentials and TLS files its envir
     const nats = await server(`authorization { users = [ { nkey: ${user.getPublicKey()} } ] }\n`);
     const seedFile = join(nats.directory, 'worker.nk');
     await writeFile(seedFile, `${new TextDecoder().decode(user.getSeed())}\n`, { mode: 0o600 });
-    await runsAndDrains({ NATS_URL: nats.url, INTERLUDE_NATS_NKEY: seedFile });
+    // The bin's settings and runtime, in this process: the roles test above runs the bin itself.
+    expect(await connects({ NATS_URL: nats.url, INTERLUDE_NATS_NKEY: seedFile })).toBe('connected');
+    expect(await connects({ NATS_URL: nats.url })).toBe('authorization_failed');
   }, 60_000);
 
   it('mutual TLS: the CA, a client certificate and its key', async () => {
     const nats = await server(tlsBlock(certificates, true));
     const worker = certificates.clients['worker'] as { certFile: string; keyFile: string };
-    await runsAndDrains({
-      NATS_URL: nats.url,
-      INTERLUDE_NATS_TLS_CA: certificates.caFile,
-      INTERLUDE_NATS_TLS_CERT: worker.certFile,
-      INTERLUDE_NATS_TLS_KEY: worker.keyFile,
-    });
+    const tls = { NATS_URL: nats.url, INTERLUDE_NATS_TLS_CA: certificates.caFile };
+    expect(
+      await connects({ ...tls, INTERLUDE_NATS_TLS_CERT: worker.certFile, INTERLUDE_NATS_TLS_KEY: worker.keyFile }),
+    ).toBe('connected');
+    expect(await connects(tls)).toBe('tls_failed');
   }, 60_000);
 });

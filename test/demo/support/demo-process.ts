@@ -118,3 +118,24 @@ export function recordEventStream(url: string): { text(): string; stop(): void; 
   })().catch(() => undefined);
   return { text: () => text, stop: () => controller.abort(), ready };
 }
+
+/**
+ * The questions the demo server lists (`/api/pending`, what `cli pending` prints from), as
+ * `generationId toolCallId kind` lines: for a test to wait on a question without starting the
+ * terminal client (a process under tsx) at every try.
+ */
+export async function pendingQuestions(url: string): Promise<string[]> {
+  const questions = (await (await fetch(`${url}/api/pending`)).json()) as {
+    generationId: string;
+    toolCallId: string;
+    kind: string;
+  }[];
+  return questions.map((question) => `${question.generationId} ${question.toolCallId} ${question.kind}`);
+}
+
+/** The name of a generation's last event, read from the demo server's API (what `cli replay` reads). */
+export async function lastEvent(url: string, generationId: string): Promise<string | undefined> {
+  const response = await fetch(`${url}/api/generations/${encodeURIComponent(generationId)}/events`);
+  const events = (await response.json()) as { event: string }[];
+  return events.at(-1)?.event;
+}

@@ -1,5 +1,4 @@
 import type { GenerationEvent } from '@interlude/core';
-import { readSseStream } from '@interlude/providers/testing';
 import { PNPM } from '../config/pnpm-command.js';
 import { coerceAnswer } from '../server/coerce-answer.js';
 import type { PendingQuestion } from '../server/pending-questions.js';
@@ -57,6 +56,8 @@ export class DemoClient {
     handlers: { onOpen(): void; onEvent(event: GenerationEvent): void },
     signal?: AbortSignal,
   ): Promise<void> {
+    // Loaded here, not with the client: the other commands start without the providers' package.
+    const { readSseStream } = await import('@interlude/providers/testing');
     const response = await this.#fetch(`/api/events?${query}`, { ...(signal && { signal }) });
     if (!response.ok || response.body === null) throw new Error(`The demo server answered ${response.status}`);
     handlers.onOpen();
