@@ -2,7 +2,7 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { memoryBus } from '@interlude/bus';
+import { memoryBus, natsRoles } from '@interlude/bus';
 import { createRuntime } from '@interlude/core';
 import { semconv } from '@interlude/telemetry';
 import { createUser } from '@nats-io/nkeys';
@@ -133,6 +133,14 @@ describe('interlude-worker refuses a bad configuration before it runs anything',
     expect(said).toContain('  INTERLUDE_PAYLOAD_KEY: Payload key 1 of INTERLUDE_PAYLOAD_KEY is not 32 bytes');
     expect(said).not.toContain('secret-token');
     expect(said).not.toContain('hunter2');
+  });
+
+  it('prints the roles file of INTERLUDE_PREFIX with --nats-roles, and refuses a bad prefix (exit 2)', async () => {
+    const roles = start({ INTERLUDE_PREFIX: 'acme' }, '--nats-roles');
+    expect(await roles.exited).toBe(0);
+    expect(roles.lines.join('\n').trim()).toBe(natsRoles('acme').trim());
+    const { code, said } = await refusal({ INTERLUDE_PREFIX: 'acme.prod' }, '--nats-roles');
+    expect([code, said]).toEqual([2, expect.stringContaining('INTERLUDE_PREFIX: prefix must be')]);
   });
 
   it('refuses a module that breaks the contract (exit 2) or fails (exit 1), saying which', async () => {

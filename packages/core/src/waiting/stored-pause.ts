@@ -23,16 +23,20 @@ export async function storedPause(
   runtime: Runtime,
   generationId: string,
   options: { slot?: number } = {},
-): Promise<{ verified: StoredCheckpoint | undefined; stored: StoredCheckpoint | undefined }> {
+): Promise<{
+  verified: StoredCheckpoint | undefined;
+  stored: StoredCheckpoint | undefined;
+  /** The verified checkpoint's canonical JSON without its signature (with keys), for its resume. */
+  unsigned?: string | undefined;
+}> {
   const stored = await runtime.bus.checkpoints.load(generationId);
   const audience = await runtime.audience();
   const now = Date.now();
-  if (stored !== undefined && verifies(runtime, stored, generationId, options.slot, audience, now)) {
-    return { verified: stored, stored };
-  }
+  const storedCheck = stored && verification(runtime, stored, generationId, options.slot, audience, now);
+  if (stored !== undefined && storedCheck !== undefined) return { verified: stored, stored, ...storedCheck };
   const rebuilt = await pauseFromLog(runtime, generationId, audience, stored?.revision);
-  const ok = rebuilt !== undefined && verifies(runtime, rebuilt.pause, generationId, options.slot, audience, now);
-  return { verified: ok ? rebuilt.pause : undefined, stored };
+  const check = rebuilt && verification(runtime, rebuilt.pause, generationId, options.slot, audience, now);
+  return check === undefined ? { verified: undefined, stored } : { verified: rebuilt?.pause, stored, ...check };
 }
 
 /**
@@ -85,15 +89,26 @@ export function verifies(
   audience: string | undefined,
   now: number,
 ): boolean {
+  return verification(runtime, stored, generationId, slot, audience, now) !== undefined;
+}
+
+/** `verifies`, handing back the canonical JSON the signature was checked over (with keys); undefined when it does not. */
+function verification(
+  runtime: Runtime,
+  stored: StoredCheckpoint,
+  generationId: string,
+  slot: number | undefined,
+  audience: string | undefined,
+  now: number,
+): { unsigned: string | undefined } | undefined {
   const { checkpoint } = stored;
-  if (checkpoint?.generation_id !== generationId) return false;
-  if (slot !== undefined && checkpoint.claim_slot !== slot) return false;
+  if (checkpoint?.generation_id !== generationId) return undefined;
+  if (slot !== undefined && checkpoint.claim_slot !== slot) return undefined;
   try {
     parseCheckpoint(checkpoint);
-    verifyCheckpoint(checkpoint, runtime.keys, { params: stored.params, audience, now });
-    return true;
+    return verifyCheckpoint(checkpoint, runtime.keys, { params: stored.params, audience, now });
   } catch (error) {
-    if (ResumeError.isInstance(error)) return false;
+    if (ResumeError.isInstance(error)) return undefined;
     throw error;
   }
 }
