@@ -229,12 +229,13 @@ export class GenerationRunner implements Generation {
 
   /**
    * Queues a job, signed, with the caller's trace context in the job and in the transport's
-   * headers, and the conversation of the generation enqueuing it, if one is, in the job.
+   * headers, and, for a new generation, the conversation of the generation enqueuing it, if one
+   * is (a resume joins the conversation its generation started in: its checkpoint says which).
    */
   private async enqueue(queue: string | undefined, job: Job): Promise<Enqueued> {
     const { runtime } = this.agent;
     const traceparent = runtime.telemetry?.currentTraceparent?.();
-    const conversationId = runtime.telemetry?.currentConversationId?.();
+    const conversationId = job.kind === 'generate' ? runtime.telemetry?.currentConversationId?.() : undefined;
     const traced = signJob(
       {
         ...job,
