@@ -28,7 +28,9 @@ export const jobSchema = z
     conversation_id: z
       .string()
       .exactOptional()
-      .describe('The conversation (`gen_ai.conversation.id`) of the generation that enqueued it, if one did.'),
+      .describe(
+        'A generate job: the conversation (`gen_ai.conversation.id`) of the generation that enqueued it, if one did, which the new generation joins.',
+      ),
     expiry: z.literal(true).exactOptional().describe("The resume a pause's deadline makes."),
     key_id: z.string().exactOptional().describe("The signing key's id: the first 8 hex digits of its SHA-256."),
     signature: z
