@@ -29,7 +29,7 @@ export const checkpointShape = z.object({
   tool_call_turn_size: z.number().int().optional(),
   completed_results: z.record(
     z.string(),
-    z.object({ tool_name: z.string(), result: z.unknown(), is_error: z.boolean().optional() }),
+    z.object({ tool_name: z.string(), result: z.unknown(), is_error: z.boolean().exactOptional() }),
   ),
   input_requests: z.array(inputRequestShape),
   approval_tool_calls: z.array(z.string()).optional(),

@@ -56,11 +56,17 @@ export async function waitingPause(
   const stored = await runtime.bus.checkpoints.load(generationId);
   const audience = await runtime.audience();
   const now = Date.now();
-  const storedOk = stored !== undefined && verifies(runtime, stored, generationId, undefined, audience, now);
+  const storedOk =
+    stored !== undefined && verification(runtime, stored, generationId, undefined, audience, now) !== undefined;
   if (storedOk && (await waits(stored))) return { pause: stored };
   // Claimed, or not to be believed: the log says which pause is the latest.
   const rebuilt = await pauseFromLog(runtime, generationId, audience, stored?.revision);
-  if (rebuilt === undefined || !verifies(runtime, rebuilt.pause, generationId, undefined, audience, now)) return;
+  if (
+    rebuilt === undefined ||
+    verification(runtime, rebuilt.pause, generationId, undefined, audience, now) === undefined
+  ) {
+    return;
+  }
   if (storedOk && rebuilt.pause.checkpoint.claim_slot <= stored.checkpoint.claim_slot) return;
   return (await waits(rebuilt.pause)) ? rebuilt : undefined;
 }
@@ -80,20 +86,12 @@ async function pauseFromLog(
   return { pause: { checkpoint, params: started.data.params, revision }, askedAt: new Date(asked.time) };
 }
 
-/** Whether a stored pause is this runtime's, for this generation (and slot), unexpired and signed as it says. */
-export function verifies(
-  runtime: Runtime,
-  stored: StoredCheckpoint,
-  generationId: string,
-  slot: number | undefined,
-  audience: string | undefined,
-  now: number,
-): boolean {
-  return verification(runtime, stored, generationId, slot, audience, now) !== undefined;
-}
-
-/** `verifies`, handing back the canonical JSON the signature was checked over (with keys); undefined when it does not. */
-function verification(
+/**
+ * Whether a stored pause is this runtime's, for this generation (and slot), unexpired and signed
+ * as it says: undefined when it is not, else the canonical JSON its signature was checked over
+ * (with keys), for the resume that follows.
+ */
+export function verification(
   runtime: Runtime,
   stored: StoredCheckpoint,
   generationId: string,
