@@ -2,8 +2,8 @@ import { memoryBus, natsBus, type PayloadCodec } from '@interlude/bus';
 import { createRuntime, type ResumeInput, type Runtime } from '@interlude/core';
 import type { AgentBase } from '@interlude/core/internal';
 import { openTelemetry } from '@interlude/telemetry';
-import { createInMemoryTracing, type InMemoryTracing } from '@interlude/telemetry/testing';
 import { type BareOptions, createBareSdkLoop, createBareSteps } from './bare-sdk-loop.js';
+import { type BenchTracing, createBenchTracing } from './bench-tracing.js';
 import { defineChatRefundAgent } from './chat-refund-agent.js';
 import { expectBareCycle, expectOneMore } from './expect-bare-cycle.js';
 import { readGenerationStream } from './read-generation-stream.js';
@@ -155,8 +155,9 @@ export function interludeMemoryVariant(
 }
 
 /**
- * Interlude on NATS with OpenTelemetry spans kept in memory: the distributed setup. Each cycle
- * must end both runs' root spans (paused and resumed) and leave no span open. With `codec`, every
+ * Interlude on NATS with OpenTelemetry spans exported in batches, as in production
+ * (`createBenchTracing`): the distributed setup. Each cycle must end both runs' root spans
+ * (paused and resumed) and leave no span open. With `codec`, every
  * payload the bus stores is sealed and every one it reads opened (`natsBus({ codec })`). With
  * `streamed`, the cycle reads `stream()` and `resumeStream()` to the end.
  */
@@ -165,7 +166,7 @@ export function interludeNatsVariant(
   servers: string,
   { codec, streamed = false }: { codec?: PayloadCodec; streamed?: boolean } = {},
 ): CycleVariant {
-  const tracing: InMemoryTracing = createInMemoryTracing();
+  const tracing = createBenchTracing();
   const connection = codec !== undefined ? 'bench-cycle-codec' : streamed ? 'bench-cycle-streamed' : 'bench-cycle';
   const runtime = createRuntime({
     bus: natsBus({ servers, name: connection, codec: codec ?? false }),
@@ -188,9 +189,9 @@ export function interludeNatsVariant(
 }
 
 /** A NATS cycle must end both runs' root spans (paused and resumed) and leave no span open. */
-export function expectTwoRootSpans(tracing: InMemoryTracing): void {
-  const roots = tracing.finishedSpans().filter((span) => span.name.startsWith('invoke_agent'));
-  expectScenario(roots.length === 2, `NATS + OTel: a cycle ended ${roots.length} invoke_agent spans, expected 2`);
+export function expectTwoRootSpans(tracing: BenchTracing): void {
+  const roots = tracing.rootsEnded();
+  expectScenario(roots === 2, `NATS + OTel: a cycle ended ${roots} invoke_agent spans, expected 2`);
   expectScenario(tracing.openSpanNames().length === 0, `NATS + OTel: spans left open: ${tracing.openSpanNames()}`);
   tracing.reset();
 }

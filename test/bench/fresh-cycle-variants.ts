@@ -1,7 +1,7 @@
 import { memoryBus, natsBus } from '@interlude/bus';
 import { createRuntime, type Runtime } from '@interlude/core';
 import { openTelemetry } from '@interlude/telemetry';
-import { createInMemoryTracing, type InMemoryTracing } from '@interlude/telemetry/testing';
+import { createBenchTracing } from './bench-tracing.js';
 import { defineChatRefundAgent } from './chat-refund-agent.js';
 import { type CycleVariant, expectTwoRootSpans, interludeCycle, timedBuild } from './cycle-variants.js';
 import { createRefundWork } from './refund-work.js';
@@ -37,7 +37,7 @@ export function interludeMemoryFreshVariant(baseURL: string): CycleVariant {
  */
 export function interludeNatsFreshVariant(baseURL: string, servers: string): CycleVariant {
   const work = createRefundWork();
-  const tracing: InMemoryTracing = createInMemoryTracing();
+  const tracing = createBenchTracing();
   const bus = natsBus({ servers, name: 'bench-cycle-fresh', codec: false });
   const agentFor = (variant: CycleVariant) =>
     timedBuild(variant, () => {

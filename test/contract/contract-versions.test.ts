@@ -1,4 +1,10 @@
-import { inputRequestSchema, jobSchema, pendingRecordSchema, sealable } from '@interlude/core/contract';
+import {
+  deadLetterSchema,
+  inputRequestSchema,
+  jobSchema,
+  pendingRecordSchema,
+  sealable,
+} from '@interlude/core/contract';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { asyncApiDocument, CONTRACT_VERSION } from './asyncapi-document.js';
@@ -108,6 +114,11 @@ describe('what counts as a breaking change', () => {
       '.root.input_requests|0[].kind: no longer takes "secret"',
       '.root.input_requests|0[].prompt: was string, now number',
     ]);
+    // A record inside another, referred to by name (`allOf: [{ $ref }]` beside its description).
+    const letter = withoutIds(deadLetterSchema);
+    const job = jobSchema.extend({ id: z.number() }).meta({ id: 'Job' });
+    const retyped = withoutIds(deadLetterSchema.extend({ job: job.exactOptional().describe('The job') }));
+    expect(incompatibilities(letter, retyped)).toEqual(['.root.job.id: was string, now number']);
   });
 });
 

@@ -39,7 +39,15 @@ export function incompatibilities(frozen: SchemaDocument, current: SchemaDocumen
   const resolve = (schema: JsonSchema, side: SchemaDocument): { schema: JsonSchema; ref?: string } => {
     let ref: string | undefined;
     let resolved = schema;
-    while (typeof resolved === 'object' && typeof resolved['$ref'] === 'string') {
+    for (;;) {
+      if (typeof resolved !== 'object') break;
+      // `{ allOf: [one], description }` (how zod describes a field that refers to a named schema) is that one.
+      const only = soleAllOf(resolved);
+      if (only !== undefined) {
+        resolved = only;
+        continue;
+      }
+      if (typeof resolved['$ref'] !== 'string') break;
       ref = resolved['$ref'] as string;
       const target = side.components.schemas[ref.replace('#/components/schemas/', '')];
       if (target === undefined) throw new Error(`unresolved ${ref}`);
@@ -141,6 +149,13 @@ export function incompatibilities(frozen: SchemaDocument, current: SchemaDocumen
 
   compare({ $ref: frozen.$ref }, { $ref: current.$ref }, '', problems);
   return problems;
+}
+
+function soleAllOf(schema: { [keyword: string]: unknown }): JsonSchema | undefined {
+  const all = schema['allOf'];
+  if (!Array.isArray(all) || all.length !== 1) return undefined;
+  const others = Object.keys(schema).filter((key) => key !== 'allOf' && !ANNOTATIONS.has(key));
+  return others.length === 0 ? (all[0] as JsonSchema) : undefined;
 }
 
 function isUnconstrained(schema: JsonSchema): boolean {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type DemoProcess, queueTicketRun, runCli, startDemo } from './support/demo-process.js';
+import { type DemoProcess, pendingQuestions, queueTicketRun, runCli, startDemo } from './support/demo-process.js';
 
 const natsUrl = inject('natsUrl');
 let demo: DemoProcess | undefined;
@@ -20,7 +20,10 @@ describe('the demo with NATS_URL', () => {
     const started = demo as DemoProcess;
     expect(started.output()).toContain(`bus: NATS JetStream at ${natsUrl}`);
     const generationId = await queueTicketRun(started.url, 102);
-    await expect.poll(() => runCli(started.url, ['pending']), { timeout: 15_000 }).toContain(generationId);
+    await expect
+      .poll(async () => (await pendingQuestions(started.url)).join('\n'), { timeout: 15_000 })
+      .toContain(generationId);
+    expect(await runCli(started.url, ['pending'])).toContain(generationId);
 
     // Any client on NATS re-labels the question as a secret, and announces a question of its own.
     const forger = await connect({ servers: natsUrl });

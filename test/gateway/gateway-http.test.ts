@@ -3,6 +3,7 @@ import { openTelemetry } from '@interlude/telemetry';
 import { createInMemoryTracing } from '@interlude/telemetry/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -338,6 +339,11 @@ describe('interlude gateway over HTTP, with a worker process on a nats-server of
   it('serves its OpenAPI 3.1 document, /healthz and /readyz without a credential', async () => {
     const document = await call(served.url, '/v1/openapi.json');
     expect(document.body.openapi).toBe('3.1.0');
+    // As an OpenAPI tool reads it: valid against the OpenAPI 3.1 schema.
+    const validator = new Validator();
+    const verdict = await validator.validate(document.body);
+    expect(verdict.errors ?? [], 'OpenAPI 3.1 validation').toEqual([]);
+    expect([verdict.valid, validator.version]).toEqual([true, '3.1']);
     expect(Object.keys(document.body.paths)).toEqual(
       expect.arrayContaining(['/v1/pending', '/v1/generations/{id}', '/v1/generations/{id}/answers', '/v1/events']),
     );

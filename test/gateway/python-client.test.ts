@@ -2,8 +2,10 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { natsBus } from '@interlude/bus';
+import { natsBus, natsNames } from '@interlude/bus';
 import { createRuntime } from '@interlude/core';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { expect, it } from 'vitest';
 import { watchChild } from '../support/bus-child-process.js';
 import { startGatewayBin } from '../support/gateway-bin-process.js';
@@ -17,19 +19,24 @@ const SCRIPT = join(repository, 'examples', 'python', 'answer_questions.py');
 // Its own server: the script answers every question it sees, so it must see only this test's.
 const nats = usePrivateNatsServer('gateway-python');
 
-it('a Python 3 script on the standard library follows input_requested through interlude-gateway, answers a confirm with an answer token and a text with a key, and both complete', async () => {
+it('a Python 3 script on the standard library follows input_requested through interlude-gateway, answers a confirm with an answer token and a text with a key, and both complete (worker and gateway bins under INTERLUDE_PREFIX)', async () => {
   const queue = 'python-desk';
+  // The deployment under a prefix, as an operator sharing a NATS sets it: the bins from the
+  // environment, the app in code.
+  const prefix = 'pydesk';
   const worker = startWorkerBin('support/gateway-desk-agents.ts', {
     NATS_URL: nats.server.url,
     INTERLUDE_QUEUE: queue,
+    INTERLUDE_PREFIX: prefix,
   });
   const gateway = startGatewayBin('support/gateway-desk-agents.ts', {
     NATS_URL: nats.server.url,
     INTERLUDE_QUEUE: queue,
+    INTERLUDE_PREFIX: prefix,
     INTERLUDE_GATEWAY_KEYS: GATEWAY_TEST_KEY_TEXT,
   });
   nats.children.push(worker, gateway);
-  const runtime = createRuntime({ bus: natsBus({ servers: nats.server.url, onError: () => undefined }) });
+  const runtime = createRuntime({ bus: natsBus({ servers: nats.server.url, prefix, onError: () => undefined }) });
   nats.runtimes.push(runtime);
   const desk = defineDesk(runtime);
   await worker.waitForLine(/^interlude-worker: ready: /);
@@ -68,6 +75,15 @@ it('a Python 3 script on the standard library follows input_requested through in
   expect(JSON.stringify(events.find((event) => event.event === 'tool_completed'))).toContain(
     'The customer was charged twice',
   );
+  // Every process kept to the prefix: the server holds its streams and buckets, and no others.
+  const connection = await connect({ servers: nats.server.url });
+  try {
+    const streams: string[] = [];
+    for await (const name of (await jetstreamManager(connection)).streams.names()) streams.push(name);
+    expect(streams.sort()).toEqual([...natsNames(prefix).allStreams].sort());
+  } finally {
+    await connection.close();
+  }
   // The page that shows the script shows this one, line for line.
   const page = readFileSync(join(repository, 'docs', 'answering-from-anywhere.md'), 'utf8');
   expect(page).toContain(readFileSync(SCRIPT, 'utf8').trim());

@@ -68,9 +68,9 @@ let testSuite: ConsumerProject;
 /** A NATS application: the core and bus tarballs and zod, nothing else, installed with npm's warnings kept. */
 let natsApplication: ConsumerProject;
 /**
- * The two strict compiles, run side by side (tsc is single-threaded) as the last step of the
- * preparation, under its one bound: CPU-bound, they took longer than a test's own bound on a
- * loaded machine, though nothing hung.
+ * The two strict compiles, each run once its project is installed, under the preparation's one
+ * bound: CPU-bound, they took longer than a test's own bound on a loaded machine, though nothing
+ * hung.
  */
 let applicationCompiled: { exitCode: number; output: string };
 let testSuiteCompiled: { exitCode: number; output: string };
@@ -97,42 +97,51 @@ beforeAll(async () => {
     manifests[name] = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
   }
   const tarballs = PUBLISHED_PACKAGES.map((name) => packed[name]?.tarball as string);
-  [application, testSuite, natsApplication] = await Promise.all([
+  const specifiers = PUBLISHED_PACKAGES.flatMap((name) => entryPoints(manifests[name] as PackedManifest));
+  const example = (file: string) => readFileSync(join(WORKSPACE_ROOT, 'examples', file), 'utf8');
+  // Each project compiles as soon as its own install is done, beside the installs still running,
+  // not after all three.
+  const installAndCompile = async (
+    directory: string,
+    specifiersToInstall: string[],
+    sources: Record<string, string>,
+  ): Promise<[ConsumerProject, { exitCode: number; output: string }]> => {
+    const project = await installConsumer(join(scratch, directory), specifiersToInstall);
+    for (const [file, text] of Object.entries(sources)) await project.write(file, text);
+    return [project, await project.compile()];
+  };
+  [[application, applicationCompiled], [testSuite, testSuiteCompiled], natsApplication] = await Promise.all([
     // A user who already runs @opentelemetry/api 1.10.0 adds every package: must not fail with ERESOLVE.
-    installConsumer(join(scratch, 'application'), [
-      ...tarballs,
-      'zod@4.6.7',
-      '@opentelemetry/api@1.10.0',
-      ...TOOLCHAIN,
-    ]),
-    installConsumer(join(scratch, 'test-suite'), [
-      ...tarballs,
-      'zod@4.6.7',
-      ...Object.values(NEEDS_OPTIONAL_PEERS).flat(),
-      // The worker bin below exports metrics, so it runs here, where the metrics SDK (optional peers of the bus) is,
-      // and traces (the @interlude/telemetry tarball both need is in `tarballs` already).
-      ...[...METRICS_SDK, ...TRACES_SDK].filter((name) => !name.startsWith('@interlude/')),
-      ...TOOLCHAIN,
-    ]),
+    installAndCompile('application', [...tarballs, 'zod@4.6.7', '@opentelemetry/api@1.10.0', ...TOOLCHAIN], {
+      'readme-example.ts': example('refund-approval.ts'),
+      'worker-agents.ts': example('worker-agents.ts'),
+      'every-entry-point.ts': importEveryEntryPoint(
+        specifiers.filter((specifier) => !(specifier in NEEDS_OPTIONAL_PEERS)),
+      ),
+    }),
+    installAndCompile(
+      'test-suite',
+      [
+        ...tarballs,
+        'zod@4.6.7',
+        ...Object.values(NEEDS_OPTIONAL_PEERS).flat(),
+        // The worker bin below exports metrics, so it runs here, where the metrics SDK (optional peers of the bus) is.
+        ...METRICS_SDK,
+        // …and traces (the @interlude/telemetry tarball is in `tarballs` already).
+        ...TRACES_SDK.filter((name) => !name.startsWith('@interlude/')),
+        ...TOOLCHAIN,
+      ],
+      {
+        'worker-agents.ts': example('worker-agents.ts'),
+        'testing-entry-points.ts': importEveryEntryPoint(Object.keys(NEEDS_OPTIONAL_PEERS)),
+      },
+    ),
     installConsumer(
       join(scratch, 'nats-application'),
       [packed['core']?.tarball as string, packed['bus']?.tarball as string, 'zod@4.6.7'],
       { logLevel: 'warn' },
     ),
   ]);
-  const specifiers = PUBLISHED_PACKAGES.flatMap((name) => entryPoints(manifests[name] as PackedManifest));
-  await application.write(
-    'readme-example.ts',
-    readFileSync(join(WORKSPACE_ROOT, 'examples/refund-approval.ts'), 'utf8'),
-  );
-  await application.write('worker-agents.ts', readFileSync(join(WORKSPACE_ROOT, 'examples/worker-agents.ts'), 'utf8'));
-  await application.write(
-    'every-entry-point.ts',
-    importEveryEntryPoint(specifiers.filter((specifier) => !(specifier in NEEDS_OPTIONAL_PEERS))),
-  );
-  await testSuite.write('worker-agents.ts', readFileSync(join(WORKSPACE_ROOT, 'examples/worker-agents.ts'), 'utf8'));
-  await testSuite.write('testing-entry-points.ts', importEveryEntryPoint(Object.keys(NEEDS_OPTIONAL_PEERS)));
-  [applicationCompiled, testSuiteCompiled] = await Promise.all([application.compile(), testSuite.compile()]);
 }, 300_000);
 
 afterAll(async () => {

@@ -87,6 +87,7 @@ const ROOT_EXPORTS: Record<string, string[]> = {
     'memoryBus',
     'natsBus',
     'natsNames',
+    'natsRoles',
     'nkeyAuthenticator',
     'payloadKeyIdOf',
   ],

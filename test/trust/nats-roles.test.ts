@@ -1,6 +1,6 @@
-import { copyFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createWorker, natsBus, type Worker } from '@interlude/bus';
+import { createWorker, natsBus, natsRoles, type Worker } from '@interlude/bus';
 import { createRuntime, type GenerationEvent, type Runtime } from '@interlude/core';
 import { connect, type NatsConnection, type Status } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -156,5 +156,62 @@ describe('the three-role nats-server configuration (packages/bus/nats/interlude-
     await watching.connection.flush();
     await expect.poll(() => watching.errors.join('\n')).toMatch(/Subscription to "interlude\.jobs\.>"/);
     await expect.poll(() => watching.errors.join('\n')).toMatch(/Subscription to "\$KV\.interlude_checkpoints\.>"/);
+  });
+});
+
+describe('natsRoles(prefix): the roles file of a prefixed deployment', () => {
+  it('its application and worker run a pause and a resume under the prefix, and may not touch the default names', async () => {
+    const directory = await scratchDirectory('nats-roles-prefixed');
+    await writeFile(join(directory, 'acme-roles.conf'), natsRoles('acme'));
+    const passwords = {
+      ACME_INTERLUDE_APPLICATION_PASSWORD: 'acme-application-password-5e2',
+      ACME_INTERLUDE_WORKER_PASSWORD: 'acme-worker-password-71b',
+      ACME_INTERLUDE_OBSERVER_PASSWORD: 'acme-observer-password-0c9',
+    };
+    const server = await startConfiguredNats(directory, 'include ./acme-roles.conf\n', passwords);
+    closers.push(() => server.stop());
+    const problems: string[] = [];
+    const runtimeOf = (role: 'application' | 'worker', password: string) => {
+      const runtime = createRuntime({
+        bus: natsBus({
+          servers: server.url,
+          prefix: 'acme',
+          user: `acme-interlude-${role}`,
+          pass: password,
+          onError: (error, context) => void problems.push(`${role}: ${context}: ${String(error)}`),
+        }),
+      });
+      closers.push(() => runtime.close());
+      return runtime;
+    };
+    const refunds: Refund[] = [];
+    const application = runtimeOf('application', passwords.ACME_INTERLUDE_APPLICATION_PASSWORD);
+    const workerRuntime = runtimeOf('worker', passwords.ACME_INTERLUDE_WORKER_PASSWORD);
+    const worker = createWorker({ runtime: workerRuntime, agents: [defineTrustDesk(workerRuntime, refunds)] });
+    closers.push(() => worker.stop());
+    await worker.ready;
+
+    const desk = defineTrustDesk(application, refunds);
+    const paused = new Promise<GenerationEvent>(
+      (resolve) => void application.bus.subscribe('input_requested', resolve),
+    );
+    const { generationId } = await desk.refund({ account: 'bob' }).generateLater();
+    expect((await paused).generation_id).toBe(generationId);
+    const completed = new Promise<GenerationEvent>((resolve) => void application.bus.subscribe('completed', resolve));
+    await application.answerLater(generationId, { call_refund: true });
+    expect((await completed).generation_id).toBe(generationId);
+    expect(refunds).toEqual([{ account: 'bob', amount: 30, generationId }]);
+    expect(problems).toEqual([]);
+
+    // The default deployment's names are not its to use.
+    const connection = await connect({
+      servers: server.url,
+      user: 'acme-interlude-application',
+      pass: passwords.ACME_INTERLUDE_APPLICATION_PASSWORD,
+    });
+    closers.push(() => connection.close());
+    await expect(connection.request('interlude.jobs.agents', '{}', { timeout: 2_000 })).rejects.toThrow(
+      /Permissions Violation/,
+    );
   });
 });

@@ -2,8 +2,9 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { WORKER_METRICS } from '@interlude/bus';
+import { memoryBus, natsRoles } from '@interlude/bus';
 import { createRuntime } from '@interlude/core';
+import { semconv } from '@interlude/telemetry';
 import { createUser } from '@nats-io/nkeys';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { defineAgents, importAgentsFactory } from '../../packages/bus/src/worker-process/agents-module.js';
@@ -42,17 +43,10 @@ async function refusal(
   return { code, said: worker.errors() };
 }
 
-/**
- * What the bin does with `env` before it serves, run in this process (its settings, its runtime
- * on NATS): the problems it would refuse the configuration with, exit 2, or none. The bin's own
- * process (exit codes, stderr, secrets kept out of it) is tried above with a real one.
- */
-async function settingsProblems(env: Record<string, string>): Promise<readonly string[]> {
-  vi.stubEnv('INTERLUDE_CHECKPOINT_KEY', env['INTERLUDE_CHECKPOINT_KEY'] ?? process.env['INTERLUDE_CHECKPOINT_KEY']);
+/** The problems `work` is refused with as a bad configuration (the bin exits 2 on them), or none. */
+async function problemsOf(work: () => Promise<void>): Promise<readonly string[]> {
   try {
-    const settings = readWorkerSettings([VALID_MODULE], { ...process.env, ...env });
-    const runtime = startDeploymentRuntime(settings, { name: 'interlude-worker settings test' });
-    await runtime.close();
+    await work();
     return [];
   } catch (error) {
     if (error instanceof SettingsError) return error.problems;
@@ -62,18 +56,28 @@ async function settingsProblems(env: Record<string, string>): Promise<readonly s
   }
 }
 
-/** The bin's check of a module of agents, in this process: the problems it refuses it with (exit 2), or none. */
+/**
+ * What the bin does with `env` before it serves, run in this process (its settings, its runtime
+ * on NATS): the problems it would refuse the configuration with. The bin's own process (exit
+ * codes, stderr, secrets kept out of it) is tried above with a real one.
+ */
+function settingsProblems(env: Record<string, string>): Promise<readonly string[]> {
+  vi.stubEnv('INTERLUDE_CHECKPOINT_KEY', env['INTERLUDE_CHECKPOINT_KEY'] ?? process.env['INTERLUDE_CHECKPOINT_KEY']);
+  return problemsOf(async () => {
+    const settings = readWorkerSettings([VALID_MODULE], { ...process.env, ...env });
+    await startDeploymentRuntime(settings, { name: 'interlude-worker settings test' }).close();
+  });
+}
+
+/** The bin's check of a module of agents, in this process: the problems it refuses it with. */
 async function moduleProblems(modulePath: string, flaw?: string): Promise<readonly string[]> {
   if (flaw !== undefined) vi.stubEnv('MODULE_FLAW', flaw);
-  const runtime = createRuntime({ bus: (await import('@interlude/bus')).memoryBus() });
+  const runtime = createRuntime({ bus: memoryBus() });
   try {
-    await defineAgents(await importAgentsFactory(join('test', modulePath)), runtime, modulePath);
-    return [];
-  } catch (error) {
-    if (error instanceof SettingsError) return error.problems;
-    throw error;
+    return await problemsOf(async () => {
+      await defineAgents(await importAgentsFactory(join('test', modulePath)), runtime, modulePath);
+    });
   } finally {
-    vi.unstubAllEnvs();
     await runtime.close();
   }
 }
@@ -129,6 +133,14 @@ describe('interlude-worker refuses a bad configuration before it runs anything',
     expect(said).toContain('  INTERLUDE_PAYLOAD_KEY: Payload key 1 of INTERLUDE_PAYLOAD_KEY is not 32 bytes');
     expect(said).not.toContain('secret-token');
     expect(said).not.toContain('hunter2');
+  });
+
+  it('prints the roles file of INTERLUDE_PREFIX with --nats-roles, and refuses a bad prefix (exit 2)', async () => {
+    const roles = start({ INTERLUDE_PREFIX: 'acme' }, '--nats-roles');
+    expect(await roles.exited).toBe(0);
+    expect(roles.lines.join('\n').trim()).toBe(natsRoles('acme').trim());
+    const { code, said } = await refusal({ INTERLUDE_PREFIX: 'acme.prod' }, '--nats-roles');
+    expect([code, said]).toEqual([2, expect.stringContaining('INTERLUDE_PREFIX: prefix must be')]);
   });
 
   it('refuses a module that breaks the contract (exit 2) or fails (exit 1), saying which', async () => {
@@ -212,9 +224,9 @@ describe('interlude-worker connects with the credentials and TLS files its envir
           OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
           OTEL_METRIC_EXPORT_INTERVAL: '200',
         },
-        // A reading of the open-requests gauge subscribes to interlude.gen.>, which the role allows.
+        // A reading of the questions-waiting gauge reads the pending view, which the role allows.
         async () => {
-          await receiver.waitForMetric((point) => point.name === WORKER_METRICS.openInputRequests);
+          await receiver.waitForMetric((point) => point.name === semconv.METRIC_INTERLUDE_INPUT_REQUESTS_WAITING);
           await new Promise((resolve) => setTimeout(resolve, 500));
         },
       );

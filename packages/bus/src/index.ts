@@ -8,6 +8,7 @@ export { payloadKeyIdOf } from './codec/payload-keys.js';
 export { EventsExpiredError } from './events-expired-error.js';
 export { type MemoryBusOptions, memoryBus } from './memory-bus.js';
 export { type NatsBusOptions, natsBus } from './nats-bus.js';
+export { natsRoles } from './nats-roles.js';
 export { StreamConfigError, type StreamDifference } from './stream-config-error.js';
 export { type NatsNames, natsNames } from './subjects.js';
 export { createWorker, type Worker, type WorkerOptions, type WorkerStopOptions } from './worker.js';

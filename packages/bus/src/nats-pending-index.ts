@@ -1,3 +1,4 @@
+import { pendingRecordSchema } from '@interlude/core/contract';
 import type { PendingIndex, PendingRecord } from '@interlude/core/internal';
 import type { JetStreamManager } from '@nats-io/jetstream';
 import type { KV, KvEntry } from '@nats-io/kv';
@@ -75,7 +76,9 @@ export function createNatsPendingIndex(
       if (record?.generation_id !== key) {
         throw new Error(`the pending record under ${key} names another generation: it was written there`);
       }
-      return openPendingRecord(sealer, key, record).asked_at;
+      const parsed = pendingRecordSchema.safeParse(openPendingRecord(sealer, key, record));
+      if (!parsed.success) throw new Error(`the pending record under ${key} is not a version 1 pending record`);
+      return parsed.data.asked_at;
     } catch (error) {
       onError(error, `pending record of ${key} not readable`);
       return undefined;

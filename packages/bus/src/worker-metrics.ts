@@ -1,7 +1,5 @@
-import type { Bus } from '@interlude/core';
 import type { Job, JobDelivery, JobOutcome } from '@interlude/core/internal';
 import { type Attributes, type MeterProvider, ValueType } from '@opentelemetry/api';
-import { trackOpenInputRequests } from './open-input-requests.js';
 
 /** The instrumentation scope of the worker's metrics. */
 export const WORKER_METER_NAME = '@interlude/bus';
@@ -20,37 +18,26 @@ export const WORKER_METRICS = {
   jobDuration: 'interlude.worker.job.duration',
   /** Counter: deliveries that were not a job's first (a worker died, stalled or failed). Attribute `interlude.queue`. */
   redeliveries: 'interlude.worker.job.redeliveries',
-  /**
-   * Observable gauge: input requests waiting on a person, for the agents this worker serves,
-   * counted from the bus's live events since the worker started (an approximation; every worker
-   * reports the same deployment-wide number). Attributes `interlude.queue`, `gen_ai.agent.name`.
-   */
-  openInputRequests: 'interlude.worker.input_requests.open',
 } as const;
 
 /** Upper bounds of the duration buckets: a job is a generation, seconds to minutes long. */
 const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
-/** What the worker records for each job; `stop()` ends the event subscription the gauge uses. */
+/** What the worker records for each job. */
 export interface WorkerMetrics {
   measure(job: Job, delivery: JobDelivery, run: () => Promise<JobOutcome>): Promise<JobOutcome>;
-  stop(): Promise<void>;
 }
 
 /**
  * The worker's metrics, through the OpenTelemetry metrics API: with no SDK registered they cost
- * next to nothing (the API's meters do nothing), and the event subscription behind the open input
- * requests gauge is made only once something reads the gauge. A job's agent is recorded only
- * when the worker serves it: a job names its agent itself, and a forged one could otherwise make
- * a new time series per job.
+ * next to nothing (the API's meters do nothing). A job's agent is recorded only when the worker
+ * serves it: a job names its agent itself, and a forged one could otherwise make a new time
+ * series per job.
  */
 export function createWorkerMetrics(options: {
   meterProvider: MeterProvider;
   queue: string;
-  bus: Bus;
   serves: (agent: string) => boolean;
-  servedAgents: () => Iterable<string>;
-  onError: (error: unknown) => void;
 }): WorkerMetrics {
   const { queue, serves } = options;
   const meter = options.meterProvider.getMeter(WORKER_METER_NAME);
@@ -70,21 +57,6 @@ export function createWorkerMetrics(options: {
     unit: '{delivery}',
     valueType: ValueType.INT,
   });
-  const openRequests = trackOpenInputRequests(options.bus, serves);
-  const gauge = meter.createObservableGauge(WORKER_METRICS.openInputRequests, {
-    description: 'Input requests waiting on a person, from the live events since this worker started',
-    unit: '{request}',
-    valueType: ValueType.INT,
-  });
-  const observe = (result: { observe(value: number, attributes: Attributes): void }) => {
-    openRequests.start(options.onError);
-    const counts = openRequests.byAgent();
-    for (const agent of options.servedAgents()) {
-      result.observe(counts.get(agent) ?? 0, { ...queueOnly, 'gen_ai.agent.name': agent });
-    }
-  };
-  gauge.addCallback(observe);
-
   return {
     async measure(job, delivery, run) {
       const started = performance.now();
@@ -104,10 +76,6 @@ export function createWorkerMetrics(options: {
         active.add(-1, queueOnly);
         duration.record((performance.now() - started) / 1_000, { ...attributes, 'interlude.job.outcome': outcome });
       }
-    },
-    async stop() {
-      gauge.removeCallback(observe);
-      await openRequests.stop();
     },
   };
 }

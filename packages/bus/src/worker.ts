@@ -32,8 +32,8 @@ export interface WorkerOptions {
    */
   onJob?: (job: Job, outcome: JobOutcome) => void;
   /**
-   * Where the worker's metrics go (jobs running, job durations, redeliveries, open input
-   * requests: see `WORKER_METRICS`). Default: the global meter provider, which records nothing
+   * Where the worker's metrics go (jobs running, job durations, redeliveries: see
+   * `WORKER_METRICS`). Default: the global meter provider, which records nothing
    * until an OpenTelemetry SDK is registered (the `interlude-worker` bin registers one when
    * `OTEL_EXPORTER_OTLP_ENDPOINT` is set).
    */
@@ -68,10 +68,7 @@ export function createWorker(options: WorkerOptions): Worker {
   const measured = createWorkerMetrics({
     meterProvider: options.meterProvider ?? metrics.getMeterProvider(),
     queue,
-    bus: runtime.bus,
     serves: (name) => servedAgents().has(name),
-    servedAgents,
-    onError: (error) => console.error('[interlude/worker] counting open input requests:', error),
   });
   const handle = async (job: Job, delivery: JobDelivery) => {
     const run = () => runJob({ runtime, ...(agents !== undefined && { agents }), job, delivery });
@@ -92,7 +89,6 @@ export function createWorker(options: WorkerOptions): Worker {
     async stop(stopOptions) {
       await deadlines.stop();
       await worker.stop(stopOptions);
-      await measured.stop();
     },
   };
 }

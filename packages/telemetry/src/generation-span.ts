@@ -76,8 +76,7 @@ export class GenerationSpan implements GenerationTrace {
 
   constructor(settings: SpanSettings, info: GenerationTraceInfo) {
     const parentContext = parentContextFor(info);
-    const conversationId =
-      info.conversationId ?? conversationIn(parentContext) ?? info.parentConversationId ?? info.generationId;
+    const conversationId = info.conversationId ?? conversationIn(parentContext) ?? info.generationId;
     const secrets = info.secrets;
     this.#scope = {
       tracer: settings.tracer,

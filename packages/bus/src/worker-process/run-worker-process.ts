@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { Runtime } from '@interlude/core';
 import type { BusHealth, Telemetry } from '@interlude/core/internal';
 import { withoutCredentials } from '../nats-connection-options.js';
+import { natsRoles } from '../nats-roles.js';
 import { createWorker, type Worker } from '../worker.js';
 import { defineAgents, importAgentsFactory } from './agents-module.js';
 import { startDeploymentRuntime } from './deployment-settings.js';
@@ -39,6 +40,16 @@ const complain = (line: string) => console.error(`interlude-worker: ${line}`);
 export async function runWorkerProcess(args: readonly string[], environment: Environment): Promise<void> {
   if (args.includes('--help') || args.includes('-h')) {
     console.log(usage());
+    return;
+  }
+  if (args.includes('--nats-roles')) {
+    // The roles file of this deployment's names, for the nats-server's configuration.
+    try {
+      process.stdout.write(natsRoles(environment['INTERLUDE_PREFIX'] || undefined));
+    } catch (error) {
+      complain(`INTERLUDE_PREFIX: ${(error as Error).message}`);
+      process.exitCode = 2;
+    }
     return;
   }
   const opened: { close(): Promise<unknown> }[] = [];

@@ -35,6 +35,9 @@ export function usage(): string {
     'Settings (environment):',
     ...rows.map(([name, what]) => `  ${name.padEnd(width)}  ${what}`),
     '',
+    'interlude-worker --nats-roles prints the nats-server roles file (application, worker, observer)',
+    'for the names of INTERLUDE_PREFIX (the shipped nats/interlude-roles.conf without one).',
+    '',
     'Exit codes: 0 after a drain, 1 when it could not start or run, 2 for a bad configuration.',
   ].join('\n');
 }

@@ -288,7 +288,7 @@ export interface Job {
   answers?: Record<string, unknown>;
   /** W3C trace context of whoever enqueued it. */
   traceparent?: string;
-  /** The conversation of the generation that enqueued it, if one did: the job's run joins it. */
+  /** A generate job's: the conversation of the generation that enqueued it, if one did, which the new generation joins. */
   conversation_id?: string;
   /** The resume a pause's deadline makes (`RunControl.expiring`): the answers are the expiry outcomes. */
   expiry?: true;

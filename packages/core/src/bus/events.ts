@@ -35,6 +35,8 @@ export interface EventData {
      */
     params: unknown;
     traceparent?: string;
+    /** The conversation the generation inherited (the checkpoint's `conversation_id`); absent when none. */
+    conversation_id?: string;
   };
   model_responded: {
     /** Everything appended to the conversation since the previous event that appended: the turn's tool results, then the response. */

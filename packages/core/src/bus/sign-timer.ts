@@ -1,3 +1,4 @@
+import { inputTimerSchema } from '../contract/record-schemas.js';
 import { TrustError } from '../errors/trust-error.js';
 import { canonicalJson } from '../trust/canonical-json.js';
 import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
@@ -25,15 +26,8 @@ export function signTimer(timer: InputTimer, keys: CheckpointKeys | undefined): 
 export function timerRefusal(timer: unknown, keys: CheckpointKeys | undefined): TrustError | undefined {
   const record = (typeof timer === 'object' && timer !== null ? timer : {}) as Partial<InputTimer>;
   const what = `the timer of ${JSON.stringify(String(record.generation_id).slice(0, 64))}`;
-  if (
-    typeof record.generation_id !== 'string' ||
-    typeof record.agent !== 'string' ||
-    typeof record.action !== 'string' ||
-    !Number.isSafeInteger(record.claim_slot) ||
-    (record.claim_slot as number) < 0 ||
-    typeof record.due_at !== 'string' ||
-    Number.isNaN(Date.parse(record.due_at))
-  ) {
+  // The wire contract's timer: a version 1 record naming a generation, a whole-number slot and an ISO due time.
+  if (!inputTimerSchema.safeParse(timer).success) {
     return new TrustError('malformed_timer', `Dropped ${what}: it names no generation, whole-number slot or due time`);
   }
   if (keys === undefined) return undefined;

@@ -44,6 +44,7 @@ export function checkpointFromContext(
     generation_id: identity.generationId,
     claim_slot: claimSlot,
     ...(traceparent !== undefined && { traceparent }),
+    ...(identity.conversationId !== undefined && { conversation_id: identity.conversationId }),
     ...(seal.audience !== undefined && { audience: seal.audience }),
     ...(seal.ttlMs !== undefined && { expires_at: new Date(Date.now() + seal.ttlMs).toISOString() }),
   };

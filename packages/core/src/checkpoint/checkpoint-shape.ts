@@ -29,7 +29,7 @@ export const checkpointShape = z.object({
   tool_call_turn_size: z.number().int().optional(),
   completed_results: z.record(
     z.string(),
-    z.object({ tool_name: z.string(), result: z.unknown(), is_error: z.boolean().optional() }),
+    z.object({ tool_name: z.string(), result: z.unknown(), is_error: z.boolean().exactOptional() }),
   ),
   input_requests: z.array(inputRequestShape),
   approval_tool_calls: z.array(z.string()).optional(),
@@ -41,6 +41,13 @@ export const checkpointShape = z.object({
   generation_id: z.string().min(1),
   claim_slot: z.number().int().nonnegative(),
   traceparent: z.string().optional(),
+  conversation_id: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "The conversation (`gen_ai.conversation.id`) the generation inherited when it started, which its resume joins; absent when it is the agent's own or the generation id.",
+    ),
   audience: z.string().optional(),
   expires_at: z.string().optional(),
   input_expires_at: z.string().optional(),

@@ -52,6 +52,12 @@ export interface Checkpoint {
    */
   claim_slot: number;
   traceparent?: string;
+  /**
+   * The conversation (`gen_ai.conversation.id`) the generation joined when it started, inherited
+   * from a job's `conversation_id` or the generation it ran inside: its resume joins it too. Left
+   * out when the agent names its own (`conversationId`) or it is the generation id.
+   */
+  conversation_id?: string;
   /** The deployment that took it: another deployment refuses it, whatever key it holds. */
   audience?: string;
   /** ISO time after which a resume is refused (`expired`); none when the runtime sets no TTL. */
@@ -101,6 +107,7 @@ export const CHECKPOINT_KEYS = [
   'generation_id',
   'claim_slot',
   'traceparent',
+  'conversation_id',
   'audience',
   'expires_at',
   'input_expires_at',

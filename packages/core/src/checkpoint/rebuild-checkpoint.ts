@@ -49,6 +49,7 @@ export function rebuildCheckpoint(
           action_name: event.data.action_name,
           agent: event.agent,
           generation_id: event.generation_id,
+          ...(event.data.conversation_id !== undefined && { conversation_id: event.data.conversation_id }),
         };
         messages = [...event.data.messages];
         completed = {};

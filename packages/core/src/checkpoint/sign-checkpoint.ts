@@ -26,6 +26,12 @@ export interface CheckpointExpectations {
   audience: string | undefined;
   /** The current time in milliseconds (for the expiry); default `Date.now()`. */
   now?: number;
+  /**
+   * The checkpoint's canonical JSON without its signature, when it was made from this very object
+   * already (`storedPause` verified the pause a resume by id then resumes): the signature is
+   * checked over it, with these params, without serializing the checkpoint again.
+   */
+  unsigned?: string;
 }
 
 /**
@@ -71,7 +77,8 @@ export function verifyCheckpoint(
   keys: KeysLike | undefined,
   expected: CheckpointExpectations,
 ): { unsigned: string | undefined } {
-  const unsigned = keys === undefined ? undefined : verifySignature(checkpoint, toKeys(keys), expected.params);
+  const unsigned =
+    keys === undefined ? undefined : verifySignature(checkpoint, toKeys(keys), expected.params, expected.unsigned);
   const audience = typeof checkpoint.audience === 'string' ? checkpoint.audience : undefined;
   if (audience !== expected.audience) {
     throw new ResumeError(
@@ -90,7 +97,12 @@ export function verifyCheckpoint(
 }
 
 /** Checks the signature; returns the checkpoint's canonical JSON without it. */
-function verifySignature(checkpoint: Checkpoint, keys: CheckpointKeys, params: unknown): string {
+function verifySignature(
+  checkpoint: Checkpoint,
+  keys: CheckpointKeys,
+  params: unknown,
+  known: string | undefined,
+): string {
   const { key_id: keyId, signature } = checkpoint;
   if (typeof signature !== 'string' || typeof keyId !== 'string') {
     throw new ResumeError(
@@ -104,7 +116,7 @@ function verifySignature(checkpoint: Checkpoint, keys: CheckpointKeys, params: u
       `The checkpoint was signed with key ${JSON.stringify(keyId.slice(0, 16))}, which this runtime does not hold`,
     );
   }
-  const unsigned = canonicalOf(checkpoint);
+  const unsigned = known ?? canonicalOf(checkpoint);
   if (!keys.verify('checkpoint', signedContent(unsigned, params), keyId, signature)) {
     throw new ResumeError(
       'bad_signature',

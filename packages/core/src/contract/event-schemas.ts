@@ -24,6 +24,10 @@ export const eventDataSchemas = {
         "The action's params in their JSON form (null for none), so a pause can be rebuilt and signed from the log.",
       ),
     traceparent: z.string().exactOptional(),
+    conversation_id: z
+      .string()
+      .exactOptional()
+      .describe("The conversation the generation inherited, which its checkpoint's `conversation_id` carries."),
   }),
   model_responded: z.object({
     messages: messages.describe(

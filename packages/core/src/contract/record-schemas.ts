@@ -4,16 +4,22 @@ import { errorSchema } from './event-schemas.js';
 import { inputRequestSchema } from './question-schema.js';
 import { sealable } from './sealed-payload-schema.js';
 
-/** A background generate or resume, as carried on the work queue. */
+/** A name or id a record cannot do without: never empty. */
+const named = z.string().min(1);
+
+/**
+ * A background generate or resume, as carried on the work queue; a worker refuses a job this
+ * does not take before anything else (`run-job.ts`).
+ */
 export const jobSchema = z
   .object({
     version: z.literal(1),
-    id: z.string(),
+    id: named,
     kind: z.enum(['generate', 'resume']),
-    agent: z.string(),
-    action: z.string(),
+    agent: named,
+    action: named,
     params: sealable(z.unknown()).exactOptional().describe("The action's params; absent for an action without."),
-    generation_id: z.string(),
+    generation_id: named,
     checkpoint: sealable(checkpointSchema).exactOptional().describe('What a resume job resumes.'),
     answers: sealable(z.record(z.string(), z.unknown()))
       .exactOptional()
@@ -22,7 +28,9 @@ export const jobSchema = z
     conversation_id: z
       .string()
       .exactOptional()
-      .describe('The conversation (`gen_ai.conversation.id`) of the generation that enqueued it, if one did.'),
+      .describe(
+        'A generate job: the conversation (`gen_ai.conversation.id`) of the generation that enqueued it, if one did, which the new generation joins.',
+      ),
     expiry: z.literal(true).exactOptional().describe("The resume a pause's deadline makes."),
     key_id: z.string().exactOptional().describe("The signing key's id: the first 8 hex digits of its SHA-256."),
     signature: z
@@ -94,15 +102,15 @@ export const claimRecordSchema = z
   })
   .meta({ id: 'ClaimRecord' });
 
-/** A pause's deadline, kept until due. */
+/** A pause's deadline, kept until due; a worker drops a timer this does not take (`malformed_timer`). */
 export const inputTimerSchema = z
   .object({
     version: z.literal(1),
     generation_id: z.string(),
     agent: z.string(),
     action: z.string(),
-    claim_slot: z.number(),
-    due_at: z.string(),
+    claim_slot: z.number().int().min(0),
+    due_at: z.iso.datetime({ offset: true }),
     key_id: z.string().exactOptional().describe("The signing key's id: the first 8 hex digits of its SHA-256."),
     signature: z
       .string()

@@ -31,6 +31,7 @@ export async function checkResumeFor(
   params: unknown,
   input: unknown,
   expiring = false,
+  verified?: VerifiedPause,
 ): Promise<CheckedResume> {
   if (typeof input !== 'object' || input === null)
     throw new ResumeError('invalid_checkpoint', 'resume needs { checkpoint, answers }');
@@ -44,6 +45,7 @@ export async function checkResumeFor(
     params,
     audience: await runtime.audience(),
     expiring,
+    ...(verified && { verified }),
   });
 }
 
@@ -63,6 +65,18 @@ export interface ResumeExpectations {
    * other resume after the deadline is refused with `expired`.
    */
   expiring?: boolean;
+  /**
+   * The pause a resume by id loaded and verified just before (`storedPause`): when `value` is that
+   * very object, its shape is not checked again and its signature is checked over the canonical
+   * JSON made then, with the params of this resume. A resume by id serializes its checkpoint once.
+   */
+  verified?: VerifiedPause;
+}
+
+/** A checkpoint object `storedPause` verified, and the canonical JSON its signature was checked over (with keys). */
+export interface VerifiedPause {
+  checkpoint: unknown;
+  unsigned: string | undefined;
 }
 
 /**
@@ -73,12 +87,17 @@ export interface ResumeExpectations {
  */
 export function checkResume(value: unknown, answers: unknown, expected: ResumeExpectations): CheckedResume {
   // The signature first: any field a client altered is `bad_signature`, whatever it broke.
-  assertCheckpointVersion(value);
+  const known = expected.verified?.checkpoint === value ? expected.verified : undefined;
+  if (known === undefined) assertCheckpointVersion(value);
   if (nestsDeeperThan(answers)) {
     throw new ResumeError('invalid_checkpoint', `The answers nest deeper than ${MAX_NESTING_DEPTH} levels`);
   }
-  const { unsigned } = verifyCheckpoint(value, expected.keys, { params: expected.params, audience: expected.audience });
-  const checkpoint = parseCheckpoint(value);
+  const { unsigned } = verifyCheckpoint(value as Checkpoint, expected.keys, {
+    params: expected.params,
+    audience: expected.audience,
+    ...(known?.unsigned !== undefined && { unsigned: known.unsigned }),
+  });
+  const checkpoint = known === undefined ? parseCheckpoint(value) : (value as Checkpoint);
   const { adapter } = expected;
   if (checkpoint.agent !== expected.agent) {
     throw new ResumeError(

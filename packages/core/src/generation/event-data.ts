@@ -29,6 +29,7 @@ export function eventData(name: EventName, context: GenerationContext, extras: E
         messages: context.messages,
         params: jsonFormOf(extras.params),
         ...(extras.traceparent !== undefined && { traceparent: extras.traceparent }),
+        ...(context.identity.conversationId !== undefined && { conversation_id: context.identity.conversationId }),
       } satisfies EventData['started'];
     case 'model_responded': {
       const response = context.lastResponse;

@@ -56,6 +56,12 @@ export interface GenerationIdentity {
   service: string;
   provider: string;
   model: string;
+  /**
+   * The conversation it inherited when it started (a job's, or the generation it ran inside's),
+   * when its agent names none and it is not the generation id: its checkpoint and `started`
+   * event carry it, so every run of the generation joins it.
+   */
+  conversationId?: string;
 }
 
 /** The resumed (or fresh) action's limits: fixed for one run. */

@@ -13,7 +13,7 @@ import { refuseSecretOptionsInJob, restoreSecretOptions } from '../secrets/secre
 import { runOutsideToolScope } from '../tool/tool-context.js';
 import { signJob } from '../trust/sign-job.js';
 import { expiryJobId } from '../waiting/expiry-job-id.js';
-import { checkResumeFor } from './check-resume.js';
+import { checkResumeFor, type VerifiedPause } from './check-resume.js';
 import type { GenerationResponse } from './generation-response.js';
 import { createGenerationStream, type GenerationStream, type StreamSink } from './generation-stream.js';
 import type { Generation, ResumeInput, RunControl } from './generation-types.js';
@@ -38,6 +38,8 @@ export interface InternalRunControl extends RunControl {
    * Set by the timers that meet deadlines (`runtime` on the memory bus, workers on NATS).
    */
   expiring?: boolean;
+  /** The pause as `storedPause` verified it, for a resume by id (`runtime.answer`): see `ResumeExpectations.verified`. */
+  verified?: VerifiedPause;
 }
 
 /** Generation ids are `gen_` + 32 hex digits: safe as NATS subject tokens and KV keys. */
@@ -94,8 +96,9 @@ export class GenerationRunner implements Generation {
   /** Checks the checkpoint and answers as `resumeNow()` would, then queues the resume for a worker. Secret answers are refused: a job is stored. */
   async resumeLater(
     input: ResumeInput & { queue?: string; jobId?: string },
+    control: Pick<InternalRunControl, 'verified'> = {},
   ): Promise<{ generationId: string; jobId: string }> {
-    const checked = await this.check(input);
+    const checked = await this.check(input, false, control.verified);
     const secret = checked.checkpoint.input_requests.find((request) => {
       // A secret left unanswered (its paused delegation stays paused) goes nowhere near the job.
       const answer = checked.answers.get(request.tool_call_id as string);
@@ -164,7 +167,7 @@ export class GenerationRunner implements Generation {
       canonical,
       answers: given,
       turnCalls,
-    } = await this.check(input, control.expiring === true);
+    } = await this.check(input, control.expiring === true, control.verified);
     const answers = restoreSecretOptions(checkpoint, given);
     const bus = this.agent.runtime.bus;
     const run = runKeyOf(canonical);
@@ -195,8 +198,8 @@ export class GenerationRunner implements Generation {
     });
   }
 
-  private check(input: ResumeInput, expiring = false) {
-    return checkResumeFor(this.agent, this.actionName, this.params, input, expiring);
+  private check(input: ResumeInput, expiring = false, verified?: VerifiedPause) {
+    return checkResumeFor(this.agent, this.actionName, this.params, input, expiring, verified);
   }
 
   /**
@@ -226,12 +229,13 @@ export class GenerationRunner implements Generation {
 
   /**
    * Queues a job, signed, with the caller's trace context in the job and in the transport's
-   * headers, and the conversation of the generation enqueuing it, if one is, in the job.
+   * headers, and, for a new generation, the conversation of the generation enqueuing it, if one
+   * is (a resume joins the conversation its generation started in: its checkpoint says which).
    */
   private async enqueue(queue: string | undefined, job: Job): Promise<Enqueued> {
     const { runtime } = this.agent;
     const traceparent = runtime.telemetry?.currentTraceparent?.();
-    const conversationId = runtime.telemetry?.currentConversationId?.();
+    const conversationId = job.kind === 'generate' ? runtime.telemetry?.currentConversationId?.() : undefined;
     const traced = signJob(
       {
         ...job,

@@ -28,11 +28,13 @@ describe('the refund scenario', () => {
     const checkpoint = throughJson(paused.checkpoint);
     expect(Object.keys(checkpoint ?? {})).toEqual(
       // Signed by default (a random key per process): no trace, no audience, expiry or deadline configured,
-      // and what holds its default is left out (no gate, no delegation, a one-message turn); the claim slot, 0, is written.
+      // and what holds its default is left out (no gate, no delegation, a one-message turn, the
+      // generation's own conversation); the claim slot, 0, is written.
       CHECKPOINT_KEYS.filter(
         (key) =>
           ![
             'traceparent',
+            'conversation_id',
             'audience',
             'expires_at',
             'input_expires_at',

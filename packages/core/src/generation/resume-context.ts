@@ -19,6 +19,7 @@ export function contextFromCheckpoint(
       service: checkpoint.service,
       provider: checkpoint.provider,
       model: checkpoint.model,
+      ...(checkpoint.conversation_id !== undefined && { conversationId: checkpoint.conversation_id }),
     },
     limits: { maxToolTurns: prompt.maxToolTurns, maxContinuations: adapter.maxContinuations ?? 0 },
     messages: checkpoint.messages,

@@ -16,6 +16,7 @@ import { runMachineToStop } from './bound-machine.js';
 import { createEventPublisher } from './event-publisher.js';
 import { type GenerationContext, startingContext } from './generation-context.js';
 import type { GenerationResponse } from './generation-response.js';
+import { inheritedConversationId } from './inherited-conversation.js';
 import { notifyInputRequest } from './notify-input-request.js';
 import { openToolsets } from './open-toolsets.js';
 import type { RunOptions } from './run-options.js';
@@ -37,7 +38,11 @@ export async function runGeneration(options: RunOptions): Promise<GenerationResp
   let opened: Awaited<ReturnType<typeof openToolsets>>;
   let conversationId: string | undefined;
   try {
-    conversationId = conversationIdOf(options.agent, options.params);
+    // A resume joins the conversation its generation started in, whoever resumes it, from wherever.
+    conversationId =
+      conversationIdOf(options.agent, options.params) ??
+      initial.identity.conversationId ??
+      (start.kind === 'resume' ? generationId : undefined);
     if (start.kind === 'fresh') {
       initial.messages = [...(await priorMessages(options.agent, options.params)), ...initial.messages];
       // `started` carries them all.
@@ -119,7 +124,6 @@ async function runToStop(
     ...(start.kind === 'resume' &&
       start.checkpoint.traceparent !== undefined && { linkedTraceparent: start.checkpoint.traceparent }),
     ...(options.parentTraceparent !== undefined && { parentTraceparent: options.parentTraceparent }),
-    ...(options.parentConversationId !== undefined && { parentConversationId: options.parentConversationId }),
   });
   let madeToolSignal: AbortSignal | undefined;
   const scope: RunScope = {
@@ -219,6 +223,7 @@ function conversationIdOf(agent: AgentBase, params: unknown): string | undefined
 
 function freshContext(options: RunOptions, generationId: string): GenerationContext {
   const { agent, prompt } = options;
+  const inherited = inheritedConversationId(options, generationId);
   return startingContext({
     identity: {
       agent: agent.name,
@@ -227,6 +232,7 @@ function freshContext(options: RunOptions, generationId: string): GenerationCont
       service: agent.provider.service,
       provider: agent.provider.provider,
       model: agent.provider.model,
+      ...(inherited !== undefined && { conversationId: inherited }),
     },
     limits: { maxToolTurns: prompt.maxToolTurns, maxContinuations: agent.provider.maxContinuations ?? 0 },
     messages: agent.provider.userMessages(prompt.message),

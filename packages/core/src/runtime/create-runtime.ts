@@ -1,6 +1,7 @@
 import type { AgentBase } from '../agent/agent-types.js';
 import { createMemoryBus } from '../bus/memory-bus.js';
 import { ResumeError } from '../errors/resume-error.js';
+import { GenerationRunner } from '../generation/generation.js';
 import { runtimeKeys } from '../trust/runtime-keys.js';
 import { issueAnswerToken } from '../waiting/answer-tokens.js';
 import { cancelGeneration } from '../waiting/cancel-generation.js';
@@ -61,19 +62,23 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       agents.set(agent.name, agent);
     },
     async answer(generationId, answers) {
-      const { agent, stored } = await locate(generationId);
-      return agent
-        .generation(stored.checkpoint.action_name, stored.params)
-        .resumeNow({ checkpoint: stored.checkpoint, answers });
+      const { agent, stored, verified } = await locate(generationId);
+      return new GenerationRunner(agent, stored.checkpoint.action_name, stored.params).resumeNow(
+        { checkpoint: stored.checkpoint, answers },
+        verified === undefined ? {} : { verified },
+      );
     },
     async answerLater(generationId, answers, answerOptions = {}) {
-      const { agent, stored } = await locate(generationId);
-      const { jobId } = await agent.generation(stored.checkpoint.action_name, stored.params).resumeLater({
-        checkpoint: stored.checkpoint,
-        answers,
-        queue: answerOptions.queue ?? DEFAULT_QUEUE,
-        ...(answerOptions.jobId !== undefined && { jobId: answerOptions.jobId }),
-      });
+      const { agent, stored, verified } = await locate(generationId);
+      const { jobId } = await new GenerationRunner(agent, stored.checkpoint.action_name, stored.params).resumeLater(
+        {
+          checkpoint: stored.checkpoint,
+          answers,
+          queue: answerOptions.queue ?? DEFAULT_QUEUE,
+          ...(answerOptions.jobId !== undefined && { jobId: answerOptions.jobId }),
+        },
+        verified === undefined ? {} : { verified },
+      );
       return { jobId };
     },
     answerToken(generationId, toolCallId, tokenOptions) {
@@ -131,7 +136,10 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         `Generation ${generationId} paused in action ${action}, which agent ${agent.name} as defined now does not have`,
       );
     }
-    return { agent, stored };
+    // Verified as loaded: the resume checks its signature over the canonical JSON made then.
+    const verified =
+      found.verified === undefined ? undefined : { checkpoint: found.verified.checkpoint, unsigned: found.unsigned };
+    return { agent, stored, verified };
   }
 
   return runtime;

@@ -74,4 +74,20 @@ describe('background generations through the job queue', () => {
     });
     expect(outcome.status).toBe('refused');
   });
+
+  it('refuses, before anything runs, a job the wire contract does not take, naming the fields', async () => {
+    const { runtime } = scriptedAgent(() => ({ message: 'x' }), []);
+    const job = { version: 1, id: 'j', kind: 'generate', agent: '', action: 'handle', generation_id: 'gen_x' } as const;
+    const refusal = async (candidate: unknown) => {
+      const outcome = await runJob({
+        runtime,
+        job: candidate as never,
+        delivery: { attempt: 1, headers: {}, maxAttempts: 5 },
+      });
+      return outcome.status === 'refused' ? outcome.error.message : outcome.status;
+    };
+    expect(await refusal(job)).toMatch(/^The job is malformed: not a version 1 job \(agent: /);
+    expect(await refusal({ ...job, agent: 'support', traceparent: 5 })).toMatch(/\(traceparent: /);
+    expect(await refusal({ ...job, agent: 'support', kind: 'cancel' })).toMatch(/\(kind: /);
+  });
 });

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AgentBase } from '../agent/agent-types.js';
 import type { Job, JobDelivery, JobVerdict } from '../bus/bus.js';
 import { type Acquired, acquireRun } from '../claims/acquire-run.js';
@@ -5,6 +6,7 @@ import { claimCheckpoint } from '../claims/claim-target.js';
 import { endFailedRun } from '../claims/run-lease.js';
 import { settleStoppedRun } from '../claims/settle-stopped-run.js';
 import { signedClaims } from '../claims/signed-claims.js';
+import { jobSchema } from '../contract/record-schemas.js';
 import { FencedError } from '../errors/fenced-error.js';
 import { InterludeError } from '../errors/interlude-error.js';
 import { ResumeError } from '../errors/resume-error.js';
@@ -49,7 +51,10 @@ export async function runJob(options: {
   delivery: JobDelivery;
 }): Promise<JobOutcome> {
   const { runtime, job, delivery } = options;
-  if (!isJob(job)) return refuse(new TypeError('The job is malformed: not a version 1 generate or resume job'));
+  const shape = jobShape.safeParse(asWritten(job));
+  if (!shape.success) {
+    return refuse(new TypeError(`The job is malformed: not a version 1 job (${issuesOf(shape.error)})`));
+  }
   // Before anything recursive touches it (its signature is checked over its canonical JSON): a
   // job nested absurdly deep would overflow the stack.
   if (nestsDeeperThan(job)) {
@@ -183,14 +188,22 @@ async function refuse(
 }
 
 /** The fields every job has, with their types: anything else is refused before it is read further. */
-function isJob(value: unknown): value is Job {
-  if (typeof value !== 'object' || value === null) return false;
-  const job = value as Record<string, unknown>;
-  return (
-    job['version'] === 1 &&
-    (job['kind'] === 'generate' || job['kind'] === 'resume') &&
-    [job['id'], job['agent'], job['action'], job['generation_id']].every(
-      (field) => typeof field === 'string' && field !== '',
-    )
-  );
+/**
+ * A job as the wire contract has it (`jobSchema`), its checkpoint left to the resume to check
+ * (`parseCheckpoint`, whose refusals say what is wrong with it: `unsupported_version`, …).
+ */
+const jobShape = jobSchema.extend({ checkpoint: z.unknown().exactOptional() });
+
+/** Its fields as JSON writes them: one left undefined (a job made in this process) is left out. */
+function asWritten(job: unknown): unknown {
+  if (typeof job !== 'object' || job === null || Array.isArray(job)) return job;
+  return Object.fromEntries(Object.entries(job).filter(([, value]) => value !== undefined));
+}
+
+/** A parse's problems in a line, naming each field: never the values (a job may carry answers). */
+function issuesOf(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.join('.') || 'job'}: ${issue.message}`)
+    .join('; ');
 }

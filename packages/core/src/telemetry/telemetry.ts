@@ -23,8 +23,10 @@ export interface GenerationTraceInfo {
   action: string;
   generationId: string;
   /**
-   * The agent's `conversationId(params)`, when it has one. Without it the telemetry uses the
-   * enclosing generation's (a delegation joins its parent's conversation), else the generation id.
+   * The agent's `conversationId(params)`, else the conversation the generation inherited when it
+   * started (its job's, or the generation it ran inside's: the checkpoint carries it to a resume);
+   * a resume always has one (the generation id at least). Without it the telemetry uses the
+   * enclosing generation's (a delegation's first run), else the generation id.
    */
   conversationId?: string | undefined;
   provider: string;
@@ -34,11 +36,6 @@ export interface GenerationTraceInfo {
   linkedTraceparent?: string | undefined;
   /** The caller's trace context (a job's NATS headers): the new root becomes its child. */
   parentTraceparent?: string | undefined;
-  /**
-   * The conversation of the generation that enqueued this run's job (its `conversation_id`): the
-   * run joins it, as a delegation joins its parent's, when the agent has no `conversationId`.
-   */
-  parentConversationId?: string | undefined;
   /**
    * The generation's secret answers, as a scrubber that grows while it runs: for spans that do
    * not come from these hooks (an instrumented library a tool calls writes to the active span),

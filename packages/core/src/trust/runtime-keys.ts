@@ -10,6 +10,11 @@ import {
 export const CHECKPOINT_KEY_VARIABLE = 'INTERLUDE_CHECKPOINT_KEY';
 
 let warnedUnsigned = false;
+/** The keys of the variable's last value read (`createCheckpointKeys` shares them per secret anyway). */
+let fromVariable: { value: string | undefined; keys: CheckpointKeys | undefined } = {
+  value: undefined,
+  keys: undefined,
+};
 
 /**
  * The keys a runtime signs with, from (in this order) its `checkpointKey` option,
@@ -33,13 +38,20 @@ export function runtimeKeys(
     return undefined;
   }
   if (option !== undefined) return createCheckpointKeys(option);
-  const fromEnvironment = keysFromEnvironment(environment[CHECKPOINT_KEY_VARIABLE]);
+  const variable = environment[CHECKPOINT_KEY_VARIABLE];
+  // A process that builds a runtime per request reads the same variable every time: its keys are
+  // those of the last value read while it stays the same (no split, no lookup by the key list).
+  if (variable !== undefined && variable === fromVariable.value) return fromVariable.keys;
+  const fromEnvironment = keysFromEnvironment(variable);
   if (fromEnvironment !== undefined) {
+    let keys: CheckpointKeys;
     try {
-      return createCheckpointKeys(fromEnvironment);
+      keys = createCheckpointKeys(fromEnvironment);
     } catch (error) {
       throw new TypeError(`${CHECKPOINT_KEY_VARIABLE}: ${(error as Error).message}`);
     }
+    fromVariable = { value: variable, keys };
+    return keys;
   }
   if (bus.shared) {
     throw new TrustError(

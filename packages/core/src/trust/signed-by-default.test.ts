@@ -140,6 +140,10 @@ describe('signed by default', () => {
     process.env[CHECKPOINT_KEY_VARIABLE] = `${KEY}, an-older-key-kept-for-rotation`;
     const fromEnvironment = createRuntime({ bus: shared() });
     expect(fromEnvironment.keys?.keyIds).toHaveLength(2);
+    // A runtime built after the variable changed signs with what it says now.
+    process.env[CHECKPOINT_KEY_VARIABLE] = 'a-key-rotated-in-alone-0123456';
+    expect(createRuntime({ bus: shared() }).keys?.keyIds).toHaveLength(1);
+    expect(createRuntime({ bus: shared() }).keys?.signingKeyId).not.toBe(fromEnvironment.keys?.signingKeyId);
     process.env[CHECKPOINT_KEY_VARIABLE] = 'short';
     expect(() => createRuntime({ bus: shared() })).toThrow(/INTERLUDE_CHECKPOINT_KEY/);
     delete process.env[CHECKPOINT_KEY_VARIABLE];

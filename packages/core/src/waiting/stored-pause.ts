@@ -23,16 +23,20 @@ export async function storedPause(
   runtime: Runtime,
   generationId: string,
   options: { slot?: number } = {},
-): Promise<{ verified: StoredCheckpoint | undefined; stored: StoredCheckpoint | undefined }> {
+): Promise<{
+  verified: StoredCheckpoint | undefined;
+  stored: StoredCheckpoint | undefined;
+  /** The verified checkpoint's canonical JSON without its signature (with keys), for its resume. */
+  unsigned?: string | undefined;
+}> {
   const stored = await runtime.bus.checkpoints.load(generationId);
   const audience = await runtime.audience();
   const now = Date.now();
-  if (stored !== undefined && verifies(runtime, stored, generationId, options.slot, audience, now)) {
-    return { verified: stored, stored };
-  }
+  const storedCheck = stored && verification(runtime, stored, generationId, options.slot, audience, now);
+  if (stored !== undefined && storedCheck !== undefined) return { verified: stored, stored, ...storedCheck };
   const rebuilt = await pauseFromLog(runtime, generationId, audience, stored?.revision);
-  const ok = rebuilt !== undefined && verifies(runtime, rebuilt.pause, generationId, options.slot, audience, now);
-  return { verified: ok ? rebuilt.pause : undefined, stored };
+  const check = rebuilt && verification(runtime, rebuilt.pause, generationId, options.slot, audience, now);
+  return check === undefined ? { verified: undefined, stored } : { verified: rebuilt?.pause, stored, ...check };
 }
 
 /**
@@ -52,11 +56,17 @@ export async function waitingPause(
   const stored = await runtime.bus.checkpoints.load(generationId);
   const audience = await runtime.audience();
   const now = Date.now();
-  const storedOk = stored !== undefined && verifies(runtime, stored, generationId, undefined, audience, now);
+  const storedOk =
+    stored !== undefined && verification(runtime, stored, generationId, undefined, audience, now) !== undefined;
   if (storedOk && (await waits(stored))) return { pause: stored };
   // Claimed, or not to be believed: the log says which pause is the latest.
   const rebuilt = await pauseFromLog(runtime, generationId, audience, stored?.revision);
-  if (rebuilt === undefined || !verifies(runtime, rebuilt.pause, generationId, undefined, audience, now)) return;
+  if (
+    rebuilt === undefined ||
+    verification(runtime, rebuilt.pause, generationId, undefined, audience, now) === undefined
+  ) {
+    return;
+  }
   if (storedOk && rebuilt.pause.checkpoint.claim_slot <= stored.checkpoint.claim_slot) return;
   return (await waits(rebuilt.pause)) ? rebuilt : undefined;
 }
@@ -76,24 +86,27 @@ async function pauseFromLog(
   return { pause: { checkpoint, params: started.data.params, revision }, askedAt: new Date(asked.time) };
 }
 
-/** Whether a stored pause is this runtime's, for this generation (and slot), unexpired and signed as it says. */
-export function verifies(
+/**
+ * Whether a stored pause is this runtime's, for this generation (and slot), unexpired and signed
+ * as it says: undefined when it is not, else the canonical JSON its signature was checked over
+ * (with keys), for the resume that follows.
+ */
+export function verification(
   runtime: Runtime,
   stored: StoredCheckpoint,
   generationId: string,
   slot: number | undefined,
   audience: string | undefined,
   now: number,
-): boolean {
+): { unsigned: string | undefined } | undefined {
   const { checkpoint } = stored;
-  if (checkpoint?.generation_id !== generationId) return false;
-  if (slot !== undefined && checkpoint.claim_slot !== slot) return false;
+  if (checkpoint?.generation_id !== generationId) return undefined;
+  if (slot !== undefined && checkpoint.claim_slot !== slot) return undefined;
   try {
     parseCheckpoint(checkpoint);
-    verifyCheckpoint(checkpoint, runtime.keys, { params: stored.params, audience, now });
-    return true;
+    return verifyCheckpoint(checkpoint, runtime.keys, { params: stored.params, audience, now });
   } catch (error) {
-    if (ResumeError.isInstance(error)) return false;
+    if (ResumeError.isInstance(error)) return undefined;
     throw error;
   }
 }

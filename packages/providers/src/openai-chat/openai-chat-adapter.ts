@@ -17,7 +17,7 @@ import { requestParameters } from '../shared/request-parameters.js';
 import { convertAssistantText, convertToolResults, convertUserText } from './convert-to-openai-chat-messages.js';
 import { mapOpenAIError, OPENAI_CHAT_LABEL, OPENAI_CHAT_PROVIDER } from './openai-chat-error.js';
 import { buildOpenAIChatRequest, type OpenAIChatSettings } from './openai-chat-request.js';
-import { createOpenAIClient, type OpenAIClientOptions } from './openai-client.js';
+import { type OpenAIClientOptions, openAIClientSource } from './openai-client.js';
 import { parseOpenAIChatResponse } from './parse-openai-chat-response.js';
 import { readOpenAIChatStream } from './parse-openai-chat-stream.js';
 import { readOpenAIChatToolCalls } from './read-openai-chat-tool-calls.js';
@@ -35,8 +35,8 @@ export class OpenAIChatAdapter implements ProviderAdapter {
   readonly service = 'openai';
   readonly provider = OPENAI_CHAT_PROVIDER;
   readonly model: string;
-  readonly client: OpenAI;
   readonly requestParameters: RequestParameters;
+  private readonly clientSource: () => OpenAI;
   private readonly settings: OpenAIChatSettings;
 
   constructor(options: OpenAIChatOptions) {
@@ -47,7 +47,12 @@ export class OpenAIChatAdapter implements ProviderAdapter {
       maxTokens: settings.maxCompletionTokens,
       temperature: settings.temperature,
     });
-    this.client = createOpenAIClient({ apiKey, baseURL, client, maxRetries });
+    this.clientSource = openAIClientSource({ apiKey, baseURL, client, maxRetries });
+  }
+
+  /** The official SDK client it calls through (`openAIClientSource`: built on first use when an `apiKey` was given). */
+  get client(): OpenAI {
+    return this.clientSource();
   }
 
   userMessages(text: string): ProviderMessage[] {

@@ -44,6 +44,25 @@ export function createOpenAIClient(options: Omit<OpenAIClientOptions, 'model'>):
 }
 
 /**
+ * How an adapter reaches its client: the one handed in; else, with an `apiKey` given, one built on
+ * first use (at the first model call: building an agent per request or per job then reads no
+ * environment and looks nothing up, as the AI SDK's providers build nothing until a call); else,
+ * with the key left to `OPENAI_API_KEY`, one built now, so missing credentials throw here, before
+ * anything runs, as the SDK's own constructor does.
+ */
+export function openAIClientSource(options: Omit<OpenAIClientOptions, 'model'>): () => OpenAI {
+  if (options.client !== undefined || options.apiKey === undefined) {
+    const client = createOpenAIClient(options);
+    return () => client;
+  }
+  let client: OpenAI | undefined;
+  return () => {
+    client ??= createOpenAIClient(options);
+    return client;
+  };
+}
+
+/**
  * SDK clients built from the same options, shared by every adapter of the process: a client holds
  * no per-request state, and building one (its resources, its environment reads) was most of what
  * `openaiChat()` cost. Bounded, for a process that is handed many keys.

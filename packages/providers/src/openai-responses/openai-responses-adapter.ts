@@ -13,7 +13,7 @@ import type {
   ResponseCreateParamsNonStreaming,
   ResponseCreateParamsStreaming,
 } from 'openai/resources/responses/responses';
-import { createOpenAIClient, type OpenAIClientOptions } from '../openai-chat/openai-client.js';
+import { type OpenAIClientOptions, openAIClientSource } from '../openai-chat/openai-client.js';
 import { requestParameters } from '../shared/request-parameters.js';
 import { convertAssistantText, convertToolResults, convertUserText } from './convert-to-openai-responses-input.js';
 import { mapOpenAIResponsesError, OPENAI_RESPONSES_PROVIDER } from './openai-responses-error.js';
@@ -36,8 +36,8 @@ export class OpenAIResponsesAdapter implements ProviderAdapter {
   readonly service = 'openai';
   readonly provider = OPENAI_RESPONSES_PROVIDER;
   readonly model: string;
-  readonly client: OpenAI;
   readonly requestParameters: RequestParameters;
+  private readonly clientSource: () => OpenAI;
   private readonly settings: OpenAIResponsesSettings;
 
   constructor(options: OpenAIResponsesOptions) {
@@ -48,7 +48,12 @@ export class OpenAIResponsesAdapter implements ProviderAdapter {
       maxTokens: settings.maxOutputTokens,
       temperature: settings.temperature,
     });
-    this.client = createOpenAIClient({ apiKey, baseURL, client, maxRetries });
+    this.clientSource = openAIClientSource({ apiKey, baseURL, client, maxRetries });
+  }
+
+  /** The official SDK client it calls through (`openAIClientSource`: built on first use when an `apiKey` was given). */
+  get client(): OpenAI {
+    return this.clientSource();
   }
 
   userMessages(text: string): ProviderMessage[] {
