@@ -13,15 +13,26 @@ import {
 
 describeBusConformance('natsBus', {
   create: () => natsBus({ servers: inject('natsUrl'), name: 'conformance', onError: () => undefined }),
+  createWithShortAckWait: () =>
+    natsBus({ servers: inject('natsUrl'), name: 'conformance-lapsing', jobAckWaitMs: 1_000, onError: () => undefined }),
 });
 
 // Everything the contract asks, again with every payload sealed and opened on the way.
+const codecKey = randomBytes(32).toString('base64');
 describeBusConformance('natsBus with a payload codec', {
   create: () =>
     natsBus({
       servers: inject('natsUrl'),
       name: 'conformance-codec',
-      codec: aesGcmCodec({ keys: [randomBytes(32).toString('base64')] }),
+      codec: aesGcmCodec({ keys: [codecKey] }),
+      onError: () => undefined,
+    }),
+  createWithShortAckWait: () =>
+    natsBus({
+      servers: inject('natsUrl'),
+      name: 'conformance-codec-lapsing',
+      codec: aesGcmCodec({ keys: [codecKey] }),
+      jobAckWaitMs: 1_000,
       onError: () => undefined,
     }),
 });

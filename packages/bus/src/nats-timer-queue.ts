@@ -3,6 +3,7 @@ import {
   type CheckpointKeys,
   type InputTimer,
   signTimer,
+  type TimerHandler,
   type TimerQueue,
   timerMessageId,
   timerRefusal,
@@ -31,7 +32,8 @@ const LONGEST_WAIT_MS = 60 * 60 * 1_000;
  * handler and acknowledged (removed) once the handler resolved, heartbeats keeping it meanwhile.
  * A worker that dies holding it (or stalls, sending no heartbeat) hands it on after `ackWaitMs`,
  * the jobs' ack wait, since meeting the deadline is a job; a handler that rejects gets it again
- * five seconds later.
+ * five seconds later; one that abandons it (a later delivery took its run over) leaves it
+ * unanswered, to that delivery.
  */
 export function createNatsTimerQueue(
   resources: () => Promise<{
@@ -92,7 +94,7 @@ export function createNatsTimerQueue(
     }
   }
 
-  async function consumeAgent(agent: string, handler: (timer: InputTimer) => Promise<void>) {
+  async function consumeAgent(agent: string, handler: TimerHandler) {
     const { client, manager, names } = await resources();
     const durable = names.timerConsumerName(agent);
     await retryTransient(() => ensureTimerConsumer(manager, names, agent), retry);
@@ -125,7 +127,12 @@ export function createNatsTimerQueue(
         const heartbeat = setInterval(() => message.working(), ackWaitMs / 3);
         const meeting = handler(timer)
           .then(
-            () => message.ack(),
+            (verdict) => {
+              // Abandoned: a later delivery took the run over and holds the timer; JetStream takes
+              // an earlier delivery's ack for the message's, so acking here would settle the timer
+              // under that run.
+              if (verdict?.verdict !== 'abandon') message.ack();
+            },
             (error: unknown) => {
               onError(error, `meeting the deadline of ${timer.generation_id}`);
               message.nak(RETRY_DELAY_MS);

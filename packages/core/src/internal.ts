@@ -34,7 +34,9 @@ export type {
   PendingIndex,
   PendingRecord,
   StoredCheckpoint,
+  TimerHandler,
   TimerQueue,
+  TimerVerdict,
 } from './bus/bus.js';
 export { matchesFilter, toEventFilter } from './bus/event-filter.js';
 export { EVENT_NAMES, EVENT_VERSION, type EventData, type EventOf } from './bus/events.js';

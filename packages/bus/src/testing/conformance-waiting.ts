@@ -19,7 +19,7 @@ function pendingRecord(agent: string, action: string, askedAt: string): PendingR
  * The pending index and the deadline timers, for a bus that has them (`bus.pending`,
  * `bus.timers`; a bus without them skips these cases).
  */
-export function waitingCases(bus: () => Bus): void {
+export function waitingCases(bus: () => Bus, createWithShortAckWait: () => Bus | Promise<Bus>): void {
   it('names each generation it holds a record of once, with when it was asked, a later put replacing, a remove forgetting', async (context) => {
     const index = bus().pending;
     if (index === undefined) return context.skip();
@@ -72,6 +72,52 @@ export function waitingCases(bus: () => Bus): void {
       expect(met).toHaveLength(1);
     } finally {
       await consumer.stop();
+    }
+  });
+
+  it('leaves a timer its handler abandons to the delivery that took it over: not settled, so it comes again once nothing holds it', async (context) => {
+    const lapsing = await createWithShortAckWait();
+    try {
+      const timers = lapsing.timers;
+      if (timers === undefined) return context.skip();
+      const agent = uniqueId('agent');
+      const timer: InputTimer = {
+        version: 1,
+        generation_id: uniqueId('gen'),
+        agent,
+        action: 'handle',
+        claim_slot: 0,
+        due_at: new Date(Date.now() + 100).toISOString(),
+      };
+      await timers.schedule(timer);
+      // The first consumer's run was taken over (fenced): it leaves the timer to that delivery.
+      let abandoned = 0;
+      const fenced = await timers.consume(
+        async () => {
+          abandoned += 1;
+          return { verdict: 'abandon' };
+        },
+        { agents: [agent] },
+      );
+      await expect.poll(() => abandoned, { timeout: 10_000 }).toBe(1);
+      await fenced.stop();
+      // The delivery that took it over died too: the timer is still there to meet.
+      const met: InputTimer[] = [];
+      const next = await timers.consume(
+        async (due) => {
+          met.push(due);
+          return { verdict: 'done' };
+        },
+        { agents: [agent] },
+      );
+      try {
+        await expect.poll(() => met.length, { timeout: 20_000 }).toBe(1);
+        expect(met[0]).toEqual(timer);
+      } finally {
+        await next.stop();
+      }
+    } finally {
+      await lapsing.close();
     }
   });
 }

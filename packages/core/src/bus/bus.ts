@@ -113,13 +113,24 @@ export interface TimerQueue {
    * named, none when `agents` is left out) to `handler`
    * once it is due, at least once: a handler that rejects, or whose process dies, gets it again
    * a little later. The handler must tolerate a timer whose pause was answered or cancelled
-   * meanwhile: the claim log refuses its resume.
+   * meanwhile: the claim log refuses its resume. What becomes of the timer is the handler's
+   * verdict (`TimerVerdict`).
    */
-  consume(
-    handler: (timer: InputTimer) => Promise<void>,
-    options?: { agents?: readonly string[] },
-  ): Promise<{ stop(): Promise<void> }>;
+  consume(handler: TimerHandler, options?: { agents?: readonly string[] }): Promise<{ stop(): Promise<void> }>;
 }
+
+/**
+ * What a timer's handler tells the queue: the deadline is settled (`done`, or nothing: the timer
+ * is acknowledged and never comes back), or the deadline's run was taken over by another delivery
+ * of the timer (`abandon`: that delivery holds the timer now and settles it, so this one neither
+ * acknowledges it, which would settle it under the run that took over, nor hands it back, which
+ * would have it taken over again; if that delivery dies, the timer comes again as after any death).
+ */
+export type TimerVerdict = { verdict: 'done' } | { verdict: 'abandon' };
+
+/** Meets one due timer; resolving with no verdict settles it. */
+// biome-ignore lint/suspicious/noConfusingVoidType: an `async` handler that returns nothing resolves to void.
+export type TimerHandler = (timer: InputTimer) => Promise<TimerVerdict | void>;
 
 /** One paused generation, as the pending index keeps it. snake_case, versioned. */
 export interface PendingRecord {

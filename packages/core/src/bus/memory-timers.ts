@@ -1,5 +1,5 @@
 import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
-import type { InputTimer, TimerQueue } from './bus.js';
+import type { InputTimer, TimerHandler, TimerQueue } from './bus.js';
 import { signTimer, timerMessageId, timerRefusal } from './sign-timer.js';
 
 /** Node's timers hold at most this many milliseconds (about 24.8 days); a later deadline waits in steps. */
@@ -13,13 +13,14 @@ const MAX_ATTEMPTS = 5;
  * keeps a process alive on its own), once a consumer is there. A handler that rejects gets its
  * timer again a second later, up to five times. Timers are signed with the keys a runtime handed
  * the bus and kept by `timerMessageId`, as on a server: one scheduled without them (or altered)
- * is dropped when due, and never keeps the real one out.
+ * is dropped when due, and never keeps the real one out. A timer its handler abandons (its run
+ * was taken over) is neither removed nor offered again while a consumer is there.
  */
 export function createMemoryTimerQueue(keys: () => CheckpointKeys | undefined): TimerQueue {
   const timers = new Map<string, InputTimer>();
   const armed = new Map<string, NodeJS.Timeout>();
   // Several runtimes may share one memory bus: a timer goes to each in turn until one meets it.
-  const handlers: ((timer: InputTimer) => Promise<void>)[] = [];
+  const handlers: TimerHandler[] = [];
   const handleAll = async (timer: InputTimer) => {
     let failure: unknown;
     for (const handler of [...handlers]) {
@@ -44,7 +45,11 @@ export function createMemoryTimerQueue(keys: () => CheckpointKeys | undefined): 
         return;
       }
       handleAll(timer).then(
-        () => timers.delete(key),
+        (verdict) => {
+          // Left to the delivery that took its run over: kept (scheduled again, it is still kept
+          // once), not armed again here; a consumer that starts after every other stopped meets it.
+          if (verdict?.verdict !== 'abandon') timers.delete(key);
+        },
         () => {
           if (attempt < MAX_ATTEMPTS && handlers.length > 0) arm(key, timer, attempt + 1, RETRY_DELAY_MS);
           else timers.delete(key);

@@ -102,9 +102,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   // resuming each expired pause here. On a shared bus, workers do (`createWorker`).
   const deadlines = bus.shared
     ? undefined
-    : bus.timers?.consume(async (timer) => {
-        await meetDeadline(runtime, timer);
-      });
+    : bus.timers?.consume(async (timer) =>
+        (await meetDeadline(runtime, timer)) === 'fenced' ? { verdict: 'abandon' } : { verdict: 'done' },
+      );
 
   async function locate(generationId: string) {
     // The stored checkpoint if it verifies, else the pause rebuilt from the generation's log (a

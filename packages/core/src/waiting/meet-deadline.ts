@@ -4,6 +4,7 @@ import { timerRefusal } from '../bus/sign-timer.js';
 import { withCheckpointDefaults } from '../checkpoint/checkpoint-defaults.js';
 import { pauseStanding } from '../claims/can-resume.js';
 import { signedClaims } from '../claims/signed-claims.js';
+import { FencedError } from '../errors/fenced-error.js';
 import { ResumeError } from '../errors/resume-error.js';
 import { GenerationRunner } from '../generation/generation.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -14,9 +15,10 @@ import { storedPause } from './stored-pause.js';
  * Meets one pause's deadline in this process (the memory bus's runtime does): when the pause
  * still waits, resumes it with the expiry outcomes, through the claim log like any resume, so it
  * never runs beside a racing answer or after a cancel. Resolves `gone` when there was nothing
- * left to expire; rejects (to be tried again) when the agent is unknown here or the resume failed.
+ * left to expire, `fenced` when the run was taken over (its timer is the taker's to settle);
+ * rejects (to be tried again) when the agent is unknown here or the resume failed.
  */
-export async function meetDeadline(runtime: Runtime, timer: InputTimer): Promise<'resumed' | 'gone'> {
+export async function meetDeadline(runtime: Runtime, timer: InputTimer): Promise<'resumed' | 'gone' | 'fenced'> {
   const due = await duePause(runtime, timer, undefined);
   if (due === undefined) return 'gone';
   try {
@@ -26,6 +28,7 @@ export async function meetDeadline(runtime: Runtime, timer: InputTimer): Promise
     );
     return 'resumed';
   } catch (error) {
+    if (FencedError.isInstance(error)) return 'fenced';
     // Answered or cancelled meanwhile, or refused for a reason that will not change: nothing to do.
     if (ResumeError.isInstance(error)) return 'gone';
     throw error;
