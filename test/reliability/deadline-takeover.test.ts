@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { natsBus } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
 import { createRuntime, type GenerationEvent } from '@interlude/core';
@@ -105,5 +106,74 @@ describe('a worker killed while meeting a deadline (inside the tool the expiry a
     expect((await runtime.bus.events(generationId)).at(-1)?.event).toBe('completed');
     const refunds = (await readSideEffects(sideEffectsFile)).filter((effect) => effect.tool === 'issue_refund');
     expect(new Set(refunds.map((effect) => effect.pid))).toEqual(new Set([second.process.pid]));
+  }, 180_000);
+});
+
+describe('a deadline run fenced by a takeover, then the run that took it over killed', () => {
+  it('the fenced worker leaves the timer to the takeover, so it comes back once more: a third worker ends the generation', async () => {
+    // Worker 1 meets the deadline and is SIGSTOPped inside the approved (idempotent) refund, past
+    // the ack wait; worker 2 takes the expiry run over and is held inside the refund too; worker 1
+    // is continued, is fenced, and drains; worker 2 is SIGKILLed; the timer must come back.
+    const trial = uniqueId('fenced');
+    const sideEffectsFile = `${nats.directory}/${trial}-effects.jsonl`;
+    const hold = `${nats.directory}/${trial}-hold`;
+    const name = uniqueId('expiring');
+    const queue = uniqueId('queue');
+    const runtime = createRuntime({ bus: natsBus({ servers: nats.server.url, name: 'deadline-takeover-test' }) });
+    runtimes.push(runtime);
+    const agent = defineRefundAgent(runtime, { sideEffectsFile, name, approveAfterMs: 60_000 });
+    const start = () => {
+      const child = startScript('bus-worker-process.ts', {
+        NATS_URL: nats.server.url,
+        QUEUE: queue,
+        AGENT_NAME: name,
+        SIDE_EFFECTS_FILE: sideEffectsFile,
+        APPROVE_AFTER_MS,
+        JOB_ACK_WAIT_MS: ACK_WAIT_MS,
+        HOLD_REFUND_FILE: hold,
+        HOLD_REFUND: 'continued',
+        HOLD_NEXT_REFUND_FILE: `${hold}-next`,
+        REFUND_IDEMPOTENT: '1',
+      });
+      children.push(child);
+      return child;
+    };
+    const holding = (generationId: string) => new RegExp(`^holding ${generationId}$`);
+    const first = start();
+    await first.waitForLine(/^ready$/);
+    const { generationId } = await agent.generation('handle', { ticketId: 42 }).generateLater({ queue });
+    await first.waitForLine(holding(generationId), 60_000);
+    first.process.kill('SIGSTOP');
+    const second = start();
+    try {
+      await second.waitForLine(holding(generationId), 60_000);
+    } finally {
+      await writeFile(`${hold}.go`, 'go\n');
+      first.process.kill('SIGCONT');
+    }
+    await first.waitForLine(new RegExp(`^job fenced ${generationId}$`), 30_000);
+    // Drained, so whatever it does with the timer it has done; then the run that took over dies.
+    await first.stop('SIGTERM');
+    await second.stop('SIGKILL');
+    const third = start();
+    await third.waitForLine(new RegExp(`^job completed ${generationId}$`), 30_000).catch(async (error: Error) => {
+      // What each worker said and what the log holds, so a failure shows where the timer went.
+      const log = (await runtime.bus.events(generationId, { everyEpoch: true })).map(
+        (event) => `${event.run === 'start' ? 'start' : 'resume'} epoch ${epochOf(event)} ${event.event}`,
+      );
+      const said = [first, second, third].map((child, at) => `worker ${at + 1}: ${child.lines.join(' | ')}`);
+      throw new Error(`${error.message}\n${said.join('\n')}\n${log.join('\n')}`);
+    });
+
+    const events = await runtime.bus.events(generationId, { everyEpoch: true });
+    expect(events.at(-1)?.event).toBe('completed');
+    const refundStarts = events.filter(
+      (event) => event.event === 'tool_started' && event.data.tool_name === 'issue_refund' && event.run !== 'start',
+    );
+    // The expiry run met three times, one epoch up each time (or more, when a loaded machine kept a heartbeat back).
+    expect(epochOf(refundStarts.at(-1) as GenerationEvent)).toBeGreaterThanOrEqual(3);
+    // The refund ran in the fenced worker (its body went on once continued) and in the third; the killed one never got that far.
+    const refunds = (await readSideEffects(sideEffectsFile)).filter((effect) => effect.tool === 'issue_refund');
+    expect(new Set(refunds.map((effect) => effect.pid))).toEqual(new Set([first.process.pid, third.process.pid]));
   }, 180_000);
 });

@@ -40,27 +40,38 @@ export interface RefundAgentOptions {
    * The first refund body to get here, across processes (the one that creates `file`), prints
    * `holding <generation_id>` before its side effect and waits there: for good (`killed`, for a
    * SIGKILL), or until `<file>.go` exists (`continued`: the test SIGSTOPs the process, writes it,
-   * then SIGCONTs), then refunds.
+   * then SIGCONTs), then refunds. With `next`, the second body to get here (the one that creates
+   * `next`) prints `holding <generation_id>` too, and waits there for good (for a SIGKILL).
    */
-  holdRefund?: { file: string; until: 'killed' | 'continued' };
+  holdRefund?: { file: string; until: 'killed' | 'continued'; next?: string };
   /** Declares `issue_refund` idempotent: run again, not asked about, after an unknown outcome. */
   refundIdempotent?: boolean;
   /** With `approveAfterMs`: the question expires unanswered instead (no `onExpiry` answer). */
   expireUnanswered?: boolean;
 }
 
-/** Holds the first refund body that gets here, as `holdRefund` says; every later one goes on. */
+/** Holds the first refund body that gets here (and the second), as `holdRefund` says; every later one goes on. */
 async function holdFirstRefund(hold: RefundAgentOptions['holdRefund'], generationId: string): Promise<void> {
   if (hold === undefined) return;
-  try {
-    writeFileSync(hold.file, `${process.pid}\n`, { flag: 'wx' });
-  } catch {
-    return; // another body was held already
+  if (!firstToCreate(hold.file)) {
+    if (hold.next === undefined || !firstToCreate(hold.next)) return; // held already as often as asked
+    console.log(`holding ${generationId}`);
+    await new Promise(() => undefined);
   }
   console.log(`holding ${generationId}`);
   if (hold.until === 'killed') await new Promise(() => undefined);
   // Until the test, having stopped and continued this process, writes `<file>.go`.
   while (!existsSync(`${hold.file}.go`)) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** Creates `file`, unless a process did before: whether this one did. */
+function firstToCreate(file: string): boolean {
+  try {
+    writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function hasToolResultFor(request: RecordedModelRequest, toolCallId: string): boolean {

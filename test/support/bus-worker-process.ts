@@ -3,7 +3,7 @@
  * `node --import tsx test/support/bus-worker-process.ts` with the settings in env:
  * NATS_URL, QUEUE, SIDE_EFFECTS_FILE, and optionally STALL_FILE, MODEL_DELAY_MS,
  * MODEL_CALLS_FILE, JOB_ACK_WAIT_MS, JOB_MAX_DELIVER, AGENT_NAME, APPROVE_AFTER_MS, EXPIRE_UNANSWERED,
- * HOLD_REFUND_FILE with HOLD_REFUND (`killed` or `continued`, see `holdRefund`), REFUND_IDEMPOTENT=1,
+ * HOLD_REFUND_FILE with HOLD_REFUND (`killed` or `continued`) and HOLD_NEXT_REFUND_FILE (see `holdRefund`), REFUND_IDEMPOTENT=1,
  * HANG_BEFORE_ANNOUNCE_FILE (see `hangBeforeAnnouncing`)
  * (and INTERLUDE_PAYLOAD_KEY, which natsBus reads itself).
  * Prints `ready` once it consumes the queue, one `job <status> <generation_id>` line per job,
@@ -62,6 +62,7 @@ const support = defineRefundAgent(runtime, {
     holdRefund: {
       file: process.env['HOLD_REFUND_FILE'],
       until: process.env['HOLD_REFUND'] === 'killed' ? ('killed' as const) : ('continued' as const),
+      ...(process.env['HOLD_NEXT_REFUND_FILE'] !== undefined && { next: process.env['HOLD_NEXT_REFUND_FILE'] }),
     },
   }),
   refundIdempotent: process.env['REFUND_IDEMPOTENT'] === '1',

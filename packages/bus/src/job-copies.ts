@@ -5,7 +5,7 @@ import { type Answer, type Held, handBack } from './held-job.js';
 const MOST_REMEMBERED = 1_000;
 
 /**
- * Further deliveries of the jobs a consumer holds (running or waiting), by stored message. Across
+ * Further deliveries of the jobs (or timers) a consumer holds (running or waiting), by stored message. Across
  * a dropped connection the server may deliver a job again that did arrive, as a first delivery
  * (so its count cannot tell): running the copy too would run its tools twice. A copy is kept alive
  * and answered as the original is, once that one is done; a late copy of a job acknowledged lately

@@ -10,7 +10,9 @@ import {
 } from '@interlude/core/internal';
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { headers as createHeaders, nanos } from '@nats-io/transport-node';
+import { type Answer, handBack, holdJob, storedMessage } from './held-job.js';
 import { type JetStreamRequests, MSG_ID_HEADER } from './jetstream-requests.js';
+import { createJobCopies } from './job-copies.js';
 import { decodeJson, encodeJson } from './json-codec.js';
 import { type RetryOptions, retryTransient } from './retry.js';
 import type { NatsNames } from './subjects.js';
@@ -33,7 +35,8 @@ const LONGEST_WAIT_MS = 60 * 60 * 1_000;
  * A worker that dies holding it (or stalls, sending no heartbeat) hands it on after `ackWaitMs`,
  * the jobs' ack wait, since meeting the deadline is a job; a handler that rejects gets it again
  * five seconds later; one that abandons it (a later delivery took its run over) leaves it
- * unanswered, to that delivery.
+ * unanswered, to that delivery. A timer delivered again to the worker meeting it (it stalled past
+ * the ack wait) is a copy, answered as the run it waits for is (`createJobCopies`), not a second run.
  */
 export function createNatsTimerQueue(
   resources: () => Promise<{
@@ -101,6 +104,7 @@ export function createNatsTimerQueue(
     const consumer = await client.consumers.get(names.timersStream, durable);
     const messages = await consumer.consume({ max_messages: 100 });
     const inFlight = new Set<Promise<void>>();
+    const copies = createJobCopies((copy) => copy.ack());
     const running = (async () => {
       for await (const message of messages) {
         let timer: InputTimer;
@@ -122,24 +126,36 @@ export function createNatsTimerQueue(
           message.nak(Math.min(left, LONGEST_WAIT_MS));
           continue;
         }
+        const identity = storedMessage(message);
+        if (copies.wasAcknowledged(identity)) {
+          message.ack();
+          continue;
+        }
         // Met beside the others (a deadline's resume runs a whole turn of a generation), the timer
         // kept by heartbeats while it runs, as a job is, so no other worker is handed it meanwhile.
-        const heartbeat = setInterval(() => message.working(), ackWaitMs / 3);
+        // One this process is meeting already came again (it stalled past the ack wait, or its
+        // connection dropped): the copy waits for that run, and is answered as it is.
+        const held = holdJob(message, identity, ackWaitMs);
+        if (copies.keepIfCopy(held)) continue;
         const meeting = handler(timer)
           .then(
-            (verdict) => {
+            (verdict): Answer => {
               // Abandoned: a later delivery took the run over and holds the timer; JetStream takes
               // an earlier delivery's ack for the message's, so acking here would settle the timer
               // under that run.
-              if (verdict?.verdict !== 'abandon') message.ack();
+              if (verdict?.verdict === 'abandon') return { acknowledged: false, abandoned: true };
+              message.ack();
+              return { acknowledged: true };
             },
-            (error: unknown) => {
+            (error: unknown): Answer => {
               onError(error, `meeting the deadline of ${timer.generation_id}`);
-              message.nak(RETRY_DELAY_MS);
+              handBack(message, RETRY_DELAY_MS);
+              return { acknowledged: false, backoffMs: RETRY_DELAY_MS };
             },
           )
+          .then((answer) => copies.settle(held, answer))
           .finally(() => {
-            clearInterval(heartbeat);
+            clearInterval(held.heartbeat);
             inFlight.delete(meeting);
           });
         inFlight.add(meeting);
