@@ -11,7 +11,8 @@ import { runSchedule } from './schedule-runner.js';
 /** `EXPLORER_NATS_SCHEDULES` overrides; `INTERLUDE_SOAK=long` runs 1,000. */
 const SCHEDULES = Number(process.env['EXPLORER_NATS_SCHEDULES'] ?? soakSize({ short: 30, long: 1_000 }));
 const BASE_SEED = Number(process.env['EXPLORER_NATS_BASE_SEED'] ?? 27_500_000);
-const ONLY_SEED = process.env['EXPLORER_NATS_SEED'];
+/** One seed, or several separated by commas, replayed alone (at once, `PARALLEL` at a time). */
+const ONLY_SEEDS = process.env['EXPLORER_NATS_SEED']?.split(',').map(Number);
 /** Schedules run at once against the one world (their faults hit each other's generations too). */
 const PARALLEL = Number(process.env['EXPLORER_NATS_PARALLEL'] ?? 5);
 const ACK_WAIT_MS = 1_000;
@@ -30,7 +31,7 @@ describe('fault-schedule explorer, NATS with worker processes', () => {
   // The default range, then the regression seeds it does not hold.
   const range = Array.from({ length: SCHEDULES }, (_, index) => BASE_SEED + index);
   const regression = NATS_REGRESSION_SEEDS.map(({ seed }) => seed).filter((seed) => !range.includes(seed));
-  const seeds = ONLY_SEED === undefined ? [...range, ...regression] : [Number(ONLY_SEED)];
+  const seeds = ONLY_SEEDS ?? [...range, ...regression];
 
   it(`keeps the five invariants over ${seeds.length} schedules, or breaks them only as a known-failure row says`, async () => {
     const tolerated: Violation[] = [];
