@@ -25,34 +25,47 @@ function isOutcomeUnknownPause(event: GenerationEvent): boolean {
 }
 
 /**
- * A generation queued with `generateLater` pauses in a worker on a refund question that expires
- * and approves on expiry; the worker meeting the deadline is SIGKILLed inside the refund body,
- * before its side effect; a second worker starts. Returns what the log and the views say then.
+ * The test's runtime with the refund agent under a name of its own, its question expiring and
+ * approved then, and how to start a worker serving it: the refund idempotent or not, bodies held
+ * as `hold` says (`HOLD_REFUND` and its kin; the first hold's file is `holdFile`).
  */
-async function killWhileMeetingDeadline(options: { idempotent: boolean }) {
+function expiringDesk(options: { idempotent: boolean; hold: Record<string, string> }) {
   const trial = uniqueId('deadline');
   const sideEffectsFile = `${nats.directory}/${trial}-effects.jsonl`;
+  const holdFile = `${nats.directory}/${trial}-hold`;
   const name = uniqueId('expiring');
   const queue = uniqueId('queue');
   const runtime = createRuntime({ bus: natsBus({ servers: nats.server.url, name: 'deadline-takeover-test' }) });
   runtimes.push(runtime);
   const agent = defineRefundAgent(runtime, { sideEffectsFile, name, approveAfterMs: 60_000 });
-  const env = {
-    NATS_URL: nats.server.url,
-    QUEUE: queue,
-    AGENT_NAME: name,
-    SIDE_EFFECTS_FILE: sideEffectsFile,
-    APPROVE_AFTER_MS,
-    JOB_ACK_WAIT_MS: ACK_WAIT_MS,
-    HOLD_REFUND_FILE: `${nats.directory}/${trial}-hold`,
-    HOLD_REFUND: 'killed',
-    REFUND_IDEMPOTENT: options.idempotent ? '1' : '0',
-  };
   const start = () => {
-    const child = startScript('bus-worker-process.ts', env);
+    const child = startScript('bus-worker-process.ts', {
+      NATS_URL: nats.server.url,
+      QUEUE: queue,
+      AGENT_NAME: name,
+      SIDE_EFFECTS_FILE: sideEffectsFile,
+      APPROVE_AFTER_MS,
+      JOB_ACK_WAIT_MS: ACK_WAIT_MS,
+      HOLD_REFUND_FILE: holdFile,
+      REFUND_IDEMPOTENT: options.idempotent ? '1' : '0',
+      ...options.hold,
+    });
     children.push(child);
     return child;
   };
+  return { runtime, agent, name, queue, sideEffectsFile, holdFile, start };
+}
+
+/**
+ * A generation queued with `generateLater` pauses in a worker on a refund question that expires
+ * and approves on expiry; the worker meeting the deadline is SIGKILLed inside the refund body,
+ * before its side effect; a second worker starts. Returns what the log and the views say then.
+ */
+async function killWhileMeetingDeadline(options: { idempotent: boolean }) {
+  const { runtime, agent, name, queue, sideEffectsFile, start } = expiringDesk({
+    idempotent: options.idempotent,
+    hold: { HOLD_REFUND: 'killed' },
+  });
   const first = start();
   await first.waitForLine(/^ready$/);
   const { generationId } = await agent.generation('handle', { ticketId: 42 }).generateLater({ queue });
@@ -114,30 +127,10 @@ describe('a deadline run fenced by a takeover, then the run that took it over ki
     // Worker 1 meets the deadline and is SIGSTOPped inside the approved (idempotent) refund, past
     // the ack wait; worker 2 takes the expiry run over and is held inside the refund too; worker 1
     // is continued, is fenced, and drains; worker 2 is SIGKILLed; the timer must come back.
-    const trial = uniqueId('fenced');
-    const sideEffectsFile = `${nats.directory}/${trial}-effects.jsonl`;
-    const hold = `${nats.directory}/${trial}-hold`;
-    const name = uniqueId('expiring');
-    const queue = uniqueId('queue');
-    const runtime = createRuntime({ bus: natsBus({ servers: nats.server.url, name: 'deadline-takeover-test' }) });
-    runtimes.push(runtime);
-    const agent = defineRefundAgent(runtime, { sideEffectsFile, name, approveAfterMs: 60_000 });
-    const start = () => {
-      const child = startScript('bus-worker-process.ts', {
-        NATS_URL: nats.server.url,
-        QUEUE: queue,
-        AGENT_NAME: name,
-        SIDE_EFFECTS_FILE: sideEffectsFile,
-        APPROVE_AFTER_MS,
-        JOB_ACK_WAIT_MS: ACK_WAIT_MS,
-        HOLD_REFUND_FILE: hold,
-        HOLD_REFUND: 'continued',
-        HOLD_NEXT_REFUND_FILE: `${hold}-next`,
-        REFUND_IDEMPOTENT: '1',
-      });
-      children.push(child);
-      return child;
-    };
+    const { runtime, agent, queue, sideEffectsFile, holdFile, start } = expiringDesk({
+      idempotent: true,
+      hold: { HOLD_REFUND: 'continued', HOLD_NEXT_REFUND_FILE: `${nats.directory}/${uniqueId('next')}-hold` },
+    });
     const holding = (generationId: string) => new RegExp(`^holding ${generationId}$`);
     const first = start();
     await first.waitForLine(/^ready$/);
@@ -148,7 +141,7 @@ describe('a deadline run fenced by a takeover, then the run that took it over ki
     try {
       await second.waitForLine(holding(generationId), 60_000);
     } finally {
-      await writeFile(`${hold}.go`, 'go\n');
+      await writeFile(`${holdFile}.go`, 'go\n');
       first.process.kill('SIGCONT');
     }
     await first.waitForLine(new RegExp(`^job fenced ${generationId}$`), 30_000);

@@ -65,7 +65,7 @@ async function holdFirstRefund(hold: RefundAgentOptions['holdRefund'], generatio
 }
 
 /** Creates `file`, unless a process did before: whether this one did. */
-function firstToCreate(file: string): boolean {
+export function firstToCreate(file: string): boolean {
   try {
     writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
     return true;

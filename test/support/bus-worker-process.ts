@@ -9,10 +9,9 @@
  * Prints `ready` once it consumes the queue, one `job <status> <generation_id>` line per job,
  * and drains on SIGTERM.
  */
-import { writeFileSync } from 'node:fs';
 import { createWorker, natsBus } from '@interlude/bus';
 import { type Bus, createRuntime } from '@interlude/core';
-import { defineRefundAgent } from './bus-refund-agent.js';
+import { defineRefundAgent, firstToCreate } from './bus-refund-agent.js';
 import { drainOnSigterm, printJobOutcome, requiredSetting } from './worker-process.js';
 
 const bus = natsBus({
@@ -33,7 +32,7 @@ function hangBeforeAnnouncing(inner: Bus, file: string | undefined): Bus {
   return {
     ...inner,
     async publish(event) {
-      if (event.event === 'input_requested' && firstTime(file)) {
+      if (event.event === 'input_requested' && firstToCreate(file)) {
         console.log(`hanging ${event.generation_id}`);
         await new Promise(() => undefined);
       }
@@ -42,14 +41,6 @@ function hangBeforeAnnouncing(inner: Bus, file: string | undefined): Bus {
   };
 }
 
-function firstTime(file: string): boolean {
-  try {
-    writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 const support = defineRefundAgent(runtime, {
   sideEffectsFile: requiredSetting('SIDE_EFFECTS_FILE'),
   ...(process.env['STALL_FILE'] !== undefined && { stallFile: process.env['STALL_FILE'] }),

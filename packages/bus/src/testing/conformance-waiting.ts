@@ -15,6 +15,18 @@ function pendingRecord(agent: string, action: string, askedAt: string): PendingR
   };
 }
 
+/** A timer of a generation of its own for `agent`, due `inMs` from now. */
+function dueSoon(agent: string, inMs: number): InputTimer {
+  return {
+    version: 1,
+    generation_id: uniqueId('gen'),
+    agent,
+    action: 'handle',
+    claim_slot: 0,
+    due_at: new Date(Date.now() + inMs).toISOString(),
+  };
+}
+
 /**
  * The pending index and the deadline timers, for a bus that has them (`bus.pending`,
  * `bus.timers`; a bus without them skips these cases).
@@ -46,14 +58,7 @@ export function waitingCases(bus: () => Bus, createWithShortAckWait: () => Bus |
     const timers = bus().timers;
     if (timers === undefined) return context.skip();
     const agent = uniqueId('agent');
-    const timer: InputTimer = {
-      version: 1,
-      generation_id: uniqueId('gen'),
-      agent,
-      action: 'handle',
-      claim_slot: 0,
-      due_at: new Date(Date.now() + 300).toISOString(),
-    };
+    const timer = dueSoon(agent, 300);
     await timers.schedule(timer);
     await timers.schedule(timer);
     const met: { timer: InputTimer; at: number }[] = [];
@@ -81,14 +86,7 @@ export function waitingCases(bus: () => Bus, createWithShortAckWait: () => Bus |
       const timers = lapsing.timers;
       if (timers === undefined) return context.skip();
       const agent = uniqueId('agent');
-      const timer: InputTimer = {
-        version: 1,
-        generation_id: uniqueId('gen'),
-        agent,
-        action: 'handle',
-        claim_slot: 0,
-        due_at: new Date(Date.now() + 100).toISOString(),
-      };
+      const timer = dueSoon(agent, 100);
       await timers.schedule(timer);
       // The first consumer's run was taken over (fenced): it leaves the timer to that delivery.
       let abandoned = 0;
