@@ -35,7 +35,7 @@ describe('fault-schedule explorer, NATS with worker processes', () => {
   it(`keeps the five invariants over ${seeds.length} schedules, or breaks them only as a known-failure row says`, async () => {
     const tolerated: Violation[] = [];
     const firstSeedByRow: Record<string, number> = {};
-    const failing: { seed: number; violations: Violation[] }[] = [];
+    const failing: { seed: number; violations: Violation[]; described: string }[] = [];
     const refusals: Record<string, number> = {};
     const explore = async (seed: number) => {
       const schedule = generateSchedule(seed, NATS_SHAPE);
@@ -45,8 +45,10 @@ describe('fault-schedule explorer, NATS with worker processes', () => {
       const bad = untolerated(outcome.violations);
       tolerated.push(...outcome.violations.filter((violation) => !bad.includes(violation)));
       if (bad.length === 0) return;
-      failing.push({ seed, violations: bad });
-      if (ONLY_SEED !== undefined) console.log(`seed ${seed}:\n${describeSchedule(schedule)}`);
+      // What happened to each failing generation, read now: on NATS a replay retries the schedule rather than repeating it.
+      const generations = [...new Set(bad.map((violation) => violation.generation))];
+      const described = await Promise.all(generations.map(async (id) => `${id}:\n${await world.describe?.(id)}`));
+      failing.push({ seed, violations: bad, described: `${describeSchedule(schedule)}\n${described.join('\n')}` });
     };
     // A pool, not batches: a schedule starts as soon as one ends, so PARALLEL always run and no
     // batch waits on its slowest schedule (each schedule ends on deadlines and ack waits of its own).
@@ -60,8 +62,10 @@ describe('fault-schedule explorer, NATS with worker processes', () => {
         `first seed by row ${JSON.stringify(firstSeedByRow)}; faults ${JSON.stringify(world.faults)}; ` +
         `refusals met ${JSON.stringify(refusals)}`,
     );
-    for (const { seed, violations } of failing.slice(0, 5)) {
-      console.log(`seed ${seed} failed (replay: EXPLORER_NATS_SEED=${seed}):\n${JSON.stringify(violations, null, 2)}`);
+    for (const { seed, violations, described } of failing.slice(0, 5)) {
+      console.log(
+        `seed ${seed} failed (replay: EXPLORER_NATS_SEED=${seed}):\n${JSON.stringify(violations, null, 2)}\n${described}`,
+      );
     }
     expect(failing.map(({ seed }) => seed)).toEqual([]);
   }, 3_600_000);

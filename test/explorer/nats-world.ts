@@ -21,6 +21,8 @@ import type { KnownRow } from './known-failures.js';
 import type { ExplorerWorld } from './schedule-runner.js';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+/** How long `quiesce` waits with nothing of its generations moving before it lets the checks judge them. */
+const STILL_MS = 30_000;
 
 export interface NatsWorldOptions {
   workers: number;
@@ -82,7 +84,6 @@ export async function startNatsWorld(options: NatsWorldOptions) {
     return pendingBucket;
   };
   const started = new Map<string, ExplorerParams>();
-  const enqueued = new Map<string, number>();
   const causes = new Map<string, KnownRow[]>();
   const stalls = new Set<Promise<void>>();
   const phantoms = new Set<string>();
@@ -112,30 +113,44 @@ export async function startNatsWorld(options: NatsWorldOptions) {
     const last = child.lines.findLast((line) => line.startsWith('body ') || line.startsWith('job '));
     return last?.startsWith('body ') ? last.split(' ')[1] : undefined;
   };
-  // Jobs each generation's workers reported (`job <status> <id>`, but `fenced`), counted as lines
-  // arrive: re-reading every worker's every line on each poll grew with the run's length.
-  const settled = new Map<string, number>();
+  // The jobs this world queued, by generation, and the ids of the jobs workers reported
+  // (`job <status> <generation> <job id>`, but `fenced`: the delivery that took it over reports
+  // it), read as lines arrive. Counted by job id, not by generation: a generation's workers also
+  // report jobs nobody here queued (its expiry jobs) and a job twice (a delivery of it again after
+  // a stall), and counting those made a job queued later look done while it ran, so the end of a
+  // schedule answered what that job was answering: a legitimate `already_resumed` judged a
+  // violation (the busier the machine, the likelier).
+  const queuedJobs = new Map<string, string[]>();
+  const reported = new Set<string>();
   const linesRead = new Map<ChildScript, number>();
   const readNewLines = () => {
     for (const child of everyWorker) {
       for (let index = linesRead.get(child) ?? 0; index < child.lines.length; index += 1) {
-        const [word, status, id] = (child.lines[index] as string).split(' ');
-        if (word === 'job' && id !== undefined && status !== 'fenced') settled.set(id, (settled.get(id) ?? 0) + 1);
+        const [word, status, , jobId] = (child.lines[index] as string).split(' ');
+        if (word === 'job' && jobId !== undefined && status !== 'fenced') reported.add(jobId);
       }
       linesRead.set(child, child.lines.length);
     }
   };
-  const settledJobs = (generationId: string) => {
+  const queued = (generationId: string, jobId: string) =>
+    queuedJobs.set(generationId, [...(queuedJobs.get(generationId) ?? []), jobId]);
+  /** Jobs queued here and not yet reported, of `generationIds` or of every generation. */
+  const jobsRunning = (generationIds: Iterable<string> = queuedJobs.keys()) => {
     readNewLines();
-    return settled.get(generationId) ?? 0;
-  };
-  /** Jobs queued and not yet reported, of `generationIds` or of every generation. */
-  const jobsRunning = (generationIds: Iterable<string> = enqueued.keys()) => {
     let count = 0;
-    for (const generationId of generationIds)
-      count += Math.max(0, (enqueued.get(generationId) ?? 0) - settledJobs(generationId));
+    for (const generationId of generationIds) {
+      count += (queuedJobs.get(generationId) ?? []).filter((jobId) => !reported.has(jobId)).length;
+    }
     return count;
   };
+  /** The last event of each generation's log, to see whether any still moves. */
+  const lastEvents = (generationIds: readonly string[]) =>
+    Promise.all(
+      generationIds.map(async (generationId) => {
+        const last = (await runtime.bus.events(generationId).catch(() => [])).at(-1);
+        return last === undefined ? '' : `${last.id} ${last.event}`;
+      }),
+    );
   const ledger = () => {
     const runs = new Map<string, number>();
     for (const line of readFileSync(ledgerFile, 'utf8').split('\n')) {
@@ -145,9 +160,9 @@ export async function startNatsWorld(options: NatsWorldOptions) {
     }
     return runs;
   };
-  const stable = async (generationId: string) => {
-    const last = (await runtime.bus.events(generationId).catch(() => [])).at(-1)?.event;
-    return last === undefined || last === 'input_requested' || TERMINAL.has(last);
+  const stable = (last: string) => {
+    const event = last.split(' ')[1];
+    return event === undefined || event === 'input_requested' || TERMINAL.has(event);
   };
   const expiring = (generationId: string | undefined) =>
     generationId !== undefined && started.get(generationId)?.variant.expiresInMs !== undefined;
@@ -176,28 +191,35 @@ export async function startNatsWorld(options: NatsWorldOptions) {
     phantoms,
     async start(params, generationId) {
       started.set(generationId, params);
-      enqueued.set(generationId, (enqueued.get(generationId) ?? 0) + 1);
-      await agent.handle(params).generateLater({ queue, generationId });
-      // A person can only answer once it asked: wait for the pause (or whatever ended it).
-      for (let tries = 0; tries < 150 && jobsRunning() > 0 && settledJobs(generationId) === 0; tries += 1) {
-        await sleep(100);
-      }
+      const { jobId } = await agent.handle(params).generateLater({ queue, generationId });
+      queued(generationId, jobId);
+      // A person can only answer once it asked: wait for the pause (or whatever ended it). Not
+      // judged: a start slower than this is answered by id, as a stale link would be.
+      for (let tries = 0; tries < 150 && jobsRunning([generationId]) > 0; tries += 1) await sleep(100);
     },
     async answerLater(generationId, answers) {
-      const queued = await runtime.answerLater(generationId, answers, { queue });
-      enqueued.set(generationId, (enqueued.get(generationId) ?? 0) + 1);
-      return queued;
+      const answered = await runtime.answerLater(generationId, answers, { queue });
+      queued(generationId, answered.jobId);
+      return answered;
     },
     bodyRuns: async () => ledger(),
     advance: (ms) => sleep(ms),
     async quiesce(generationIds) {
-      const deadline = Date.now() + 30_000;
-      while (Date.now() < deadline) {
+      // Waits on conditions, not a clock: every job queued here reports once (a stall or a kill
+      // only delays it: it is delivered again), and the logs settle on a pause or an end. On a
+      // loaded machine that takes longer, and what is checked next (that the generations ended or
+      // wait, that the end's answers are taken) is only true once they did. It gives up only when
+      // nothing of its generations moved for `STILL_MS` (no job reported, no event logged): a run
+      // stuck for good, which the checks then report.
+      let seen = '';
+      let movedAt = Date.now();
+      while (Date.now() - movedAt < STILL_MS) {
         // Its own jobs: other schedules sharing the world keep theirs running meanwhile.
-        if (stalls.size === 0 && jobsRunning(generationIds) === 0) {
-          const all = await Promise.all(generationIds.map(stable));
-          if (all.every(Boolean)) return;
-        }
+        const running = jobsRunning(generationIds);
+        const lasts = await lastEvents(generationIds);
+        if (stalls.size === 0 && running === 0 && lasts.every(stable)) return;
+        const now = `${running} ${lasts.join(',')}`;
+        if (now !== seen) [seen, movedAt] = [now, Date.now()];
         await sleep(100);
       }
     },
@@ -308,6 +330,31 @@ export async function startNatsWorld(options: NatsWorldOptions) {
       return true;
     },
     workerErrors: () => everyWorker.map((child) => child.errors()).join(''),
+    async describe(generationId) {
+      // For a failing seed's report: the log (every epoch), the claim chain, and the workers' lines.
+      const events = await runtime.bus.events(generationId, { everyEpoch: true }).catch(() => []);
+      const manager = await jetstreamManager(keyless);
+      const claims: string[] = [];
+      for (let slot = 0; ; slot += 1) {
+        const subject = `interlude.claims.${generationId}.${slot}`;
+        const found = await manager.streams.getMessage('INTERLUDE_CLAIMS', { last_by_subj: subject }).catch(() => null);
+        if (found === null) break;
+        const { kind, epoch, claimant } = found.json<{ kind: string; epoch: number; claimant?: string }>();
+        claims.push(`  claim ${slot}: ${found.time.toISOString()} ${kind} epoch ${epoch} ${claimant ?? 'in process'}`);
+      }
+      return [
+        ...events.map(
+          (event) =>
+            `  event ${event.time} ${event.run.slice(0, 8)} #${event.index} epoch ${event.epoch ?? 1} ${event.event}`,
+        ),
+        ...claims,
+        ...everyWorker.flatMap((child) =>
+          child.lines
+            .filter((line) => line.includes(generationId))
+            .map((line) => `  worker ${child.process.pid}: ${line}`),
+        ),
+      ].join('\n');
+    },
     async close() {
       await Promise.all(stalls);
       await runtime.close().catch(() => undefined);

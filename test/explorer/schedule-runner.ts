@@ -90,6 +90,8 @@ export interface ExplorerWorld {
   read?<T>(operation: () => Promise<T>): Promise<T>;
   /** Violations seen while steps ran (a probe inside a tool body). */
   observed?: Violation[];
+  /** What a failing seed's report shows of a generation: its log, its claims, what workers said of it. */
+  describe?(generationId: string): Promise<string>;
 }
 
 interface Tracked {
@@ -192,6 +194,8 @@ export async function runSchedule(
     }
     return answers;
   };
+  /** Generations whose answer at the end was refused `already_resumed` after their deadline: their expiry must be logged. */
+  const beatenByDeadline = new Set<string>();
   /** What the person answers: what `pending()` shows, else (a stale link) the latest question by id. */
   const answersFor = async (target: Tracked) => {
     const listed = (await world.runtime.pending(DESK)).find((entry) => entry.generationId === target.id);
@@ -395,11 +399,14 @@ export async function runSchedule(
         log.add(3, entry.generationId, 'pending() lists a generation nobody started');
         continue;
       }
-      // Judged only when nothing of this generation moved while the listing was read: no step of
-      // ours on it, no job of it queued, no deadline of it that may be being met.
-      const untouched = quiet.get(tracked.id) === tracked.touched && tracked.inFlight === 0;
-      if (!untouched || busyBefore.has(tracked.id) || busy(tracked)) continue;
+      // Judged only when nothing of this generation moved from before the listing until its log
+      // was read: no step of ours on it, no job of it queued, no deadline of it that may be being
+      // met. Asked again after the log is read, not before: on a loaded machine the read takes long
+      // enough for a deadline to pass and its run to log on meanwhile.
+      const untouched = () => quiet.get(tracked.id) === tracked.touched && tracked.inFlight === 0;
+      if (!untouched() || busyBefore.has(tracked.id) || busy(tracked)) continue;
       const last = (await world.runtime.bus.events(tracked.id)).at(-1);
+      if (!untouched() || busy(tracked)) continue;
       if (last?.event !== 'input_requested') {
         log.add(3, tracked.id, `pending() lists it while its log ends with ${last?.event ?? 'nothing'}`);
       }
@@ -445,6 +452,13 @@ export async function runSchedule(
       if (tracked.notStarted === true && events.length === 0) continue;
       await checkEnded(tracked, events, listed);
       checkOwnEvents(tracked, events);
+      if (beatenByDeadline.has(tracked.id) && !events.some((event) => event.event === 'input_expired')) {
+        log.add(
+          3,
+          tracked.id,
+          'listed by pending(), yet its answer was refused (already_resumed), and no deadline took it',
+        );
+      }
       for (const pause of [1, 2]) {
         const count = runs.get(`${tracked.id} call_pay_${pause}`) ?? 0;
         const approved = approvals.get(`${tracked.id} call_pay_${pause}`) ?? 1;
@@ -491,8 +505,17 @@ export async function runSchedule(
         (response: GenerationResponse) => response,
         async (error: unknown) => {
           const code = refused(error);
-          // On a real clock the deadline may pass between the listing and the answer.
-          if (code === 'expired' && (entry.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY) <= Date.now()) return;
+          // On a real clock the deadline may pass between the listing and the answer: the answer
+          // is refused `expired`, or, checked just before the deadline and claimed just after it
+          // (a loaded machine widens that gap), `already_resumed`: the deadline's own run claimed
+          // the pause first. Either way one resume ran, as promised; for the second, the log must
+          // then show the expiry (checked at the end).
+          const pastDeadline = (entry.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY) <= Date.now();
+          if (pastDeadline && code === 'expired') return;
+          if (pastDeadline && code === 'already_resumed') {
+            beatenByDeadline.add(tracked.id);
+            return;
+          }
           log.add(3, tracked.id, `listed by pending(), yet its answer was refused (${code}): not waiting`);
         },
       );

@@ -2,7 +2,7 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { natsRoles } from '@interlude/bus';
+import { memoryBus, natsRoles } from '@interlude/bus';
 import { createRuntime } from '@interlude/core';
 import { semconv } from '@interlude/telemetry';
 import { createUser } from '@nats-io/nkeys';
@@ -43,17 +43,10 @@ async function refusal(
   return { code, said: worker.errors() };
 }
 
-/**
- * What the bin does with `env` before it serves, run in this process (its settings, its runtime
- * on NATS): the problems it would refuse the configuration with, exit 2, or none. The bin's own
- * process (exit codes, stderr, secrets kept out of it) is tried above with a real one.
- */
-async function settingsProblems(env: Record<string, string>): Promise<readonly string[]> {
-  vi.stubEnv('INTERLUDE_CHECKPOINT_KEY', env['INTERLUDE_CHECKPOINT_KEY'] ?? process.env['INTERLUDE_CHECKPOINT_KEY']);
+/** The problems `work` is refused with as a bad configuration (the bin exits 2 on them), or none. */
+async function problemsOf(work: () => Promise<void>): Promise<readonly string[]> {
   try {
-    const settings = readWorkerSettings([VALID_MODULE], { ...process.env, ...env });
-    const runtime = startDeploymentRuntime(settings, { name: 'interlude-worker settings test' });
-    await runtime.close();
+    await work();
     return [];
   } catch (error) {
     if (error instanceof SettingsError) return error.problems;
@@ -63,18 +56,28 @@ async function settingsProblems(env: Record<string, string>): Promise<readonly s
   }
 }
 
-/** The bin's check of a module of agents, in this process: the problems it refuses it with (exit 2), or none. */
+/**
+ * What the bin does with `env` before it serves, run in this process (its settings, its runtime
+ * on NATS): the problems it would refuse the configuration with. The bin's own process (exit
+ * codes, stderr, secrets kept out of it) is tried above with a real one.
+ */
+function settingsProblems(env: Record<string, string>): Promise<readonly string[]> {
+  vi.stubEnv('INTERLUDE_CHECKPOINT_KEY', env['INTERLUDE_CHECKPOINT_KEY'] ?? process.env['INTERLUDE_CHECKPOINT_KEY']);
+  return problemsOf(async () => {
+    const settings = readWorkerSettings([VALID_MODULE], { ...process.env, ...env });
+    await startDeploymentRuntime(settings, { name: 'interlude-worker settings test' }).close();
+  });
+}
+
+/** The bin's check of a module of agents, in this process: the problems it refuses it with. */
 async function moduleProblems(modulePath: string, flaw?: string): Promise<readonly string[]> {
   if (flaw !== undefined) vi.stubEnv('MODULE_FLAW', flaw);
-  const runtime = createRuntime({ bus: (await import('@interlude/bus')).memoryBus() });
+  const runtime = createRuntime({ bus: memoryBus() });
   try {
-    await defineAgents(await importAgentsFactory(join('test', modulePath)), runtime, modulePath);
-    return [];
-  } catch (error) {
-    if (error instanceof SettingsError) return error.problems;
-    throw error;
+    return await problemsOf(async () => {
+      await defineAgents(await importAgentsFactory(join('test', modulePath)), runtime, modulePath);
+    });
   } finally {
-    vi.unstubAllEnvs();
     await runtime.close();
   }
 }
