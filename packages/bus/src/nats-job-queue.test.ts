@@ -132,6 +132,24 @@ describe('natsBus jobs', () => {
     expect(everyRun.sort()).toEqual(jobs.map((job) => job.id).sort());
   });
 
+  it('reports a job its own earlier attempt stored, its ack lost to a cut, as enqueued: not a duplicate', async () => {
+    const proxy = await startCuttableProxy(inject('natsUrl'));
+    try {
+      const bus = openBus({ servers: proxy.url });
+      const queue = uniqueId('queue');
+      await bus.jobs.enqueue(queue, sampleJob()); // connected, the stream set up
+      const job = sampleJob();
+      proxy.cutAfterNextWrite(job.id);
+      const accepted = proxy.accepted();
+      expect(await bus.jobs.enqueue(queue, job)).toEqual({ duplicate: false });
+      expect(proxy.accepted()).toBeGreaterThan(accepted); // the ack was lost: the retry came on a new connection
+      // Stored once, and a second call with its id is another caller's duplicate.
+      expect(await bus.jobs.enqueue(queue, job)).toEqual({ duplicate: true });
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('stop() before the consumer started still leaves no consumer running', async () => {
     const bus = open(30_000);
     const queue = uniqueId('queue');
