@@ -182,7 +182,11 @@ async function watchPulls(queue: string): Promise<{
   const connection = await connect({ servers: inject('natsUrl') });
   const consumer = `interlude_jobs_${queue}`;
   let seen = 0;
-  connection.subscribe(`$JS.API.CONSUMER.MSG.NEXT.INTERLUDE_JOBS.${consumer}`, { callback: () => void (seen += 1) });
+  connection.subscribe(`$JS.API.CONSUMER.MSG.NEXT.INTERLUDE_JOBS.${consumer}`, {
+    callback: () => {
+      seen += 1;
+    },
+  });
   await connection.flush();
   const manager = await jetstreamManager(connection);
   return {
