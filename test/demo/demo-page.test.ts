@@ -125,11 +125,18 @@ describe('the demo page, in headless Chromium against the started demo', () => {
 
   it('runs the manager, which delegates to the billing agent, then asks to confirm the credit', async (context) => {
     const page = await demo.openDesk(context);
+    // The page's first read of the generation's events answers last, after the question shows.
+    const stale = await holdFirstAnswer(page, /\/api\/generations\/[^/]+\/events$/);
     const managerId = await runTicket(page, 105);
     const question = page.locator('[data-kind="confirm"]');
     await expect
-      .poll(() => question.locator('.question-prompt').textContent())
+      .poll(() => question.locator('.question-prompt').textContent(), EVENTUALLY)
       .toBe('Credit Lena Park $49 for INV-3108?');
+    // Shown with the question: the timeline that led to it, the billing agent's answer included…
+    expect(await page.locator('[data-timeline]').textContent()).toContain('INV-3108 is the duplicate');
+    // …and still once the older read has answered (it put back the timeline from before).
+    await stale.release();
+    await expect.poll(() => page.locator('body').getAttribute('data-refreshing'), EVENTUALLY).toBe('0');
     expect(await page.locator('[data-timeline]').textContent()).toContain('INV-3108 is the duplicate');
     await question.getByRole('button', { name: 'Approve' }).click();
     await expect.poll(() => finalAnswer(page).textContent(), EVENTUALLY).toContain('Credited Lena Park $49');
@@ -150,3 +157,20 @@ describe('the demo page, in headless Chromium against the started demo', () => {
     await expect.poll(() => page.locator('[data-span^="invoke_agent manager"]').count(), EVENTUALLY).toBe(2);
   });
 });
+
+/**
+ * Answers the page's first request matching `url` with what the server said then, but only once
+ * `release()` is called: a slow answer, overtaken by the requests after it.
+ */
+async function holdFirstAnswer(page: Page, url: RegExp): Promise<{ release(): Promise<void> }> {
+  let answer: Promise<() => Promise<void>> | undefined;
+  await page.route(url, async (route) => {
+    if (answer !== undefined) return route.continue();
+    answer = route.fetch().then((response) => () => route.fulfill({ response }));
+  });
+  return {
+    async release() {
+      await (await answer)?.();
+    },
+  };
+}

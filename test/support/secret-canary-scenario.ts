@@ -54,13 +54,23 @@ export const RAW_NATS_SINKS = [
 
 /**
  * Raw sinks that carry no payload at all, only what routes and identifies a record (a timer is a
- * generation id, agent, action, claim slot and due time): nothing there is scrubbed or sealed
- * because nothing there could hold a secret, which the tests check by the record's keys.
+ * generation id, agent, action, claim slot and due time, signed: a key id and an HMAC over those):
+ * nothing there is scrubbed or sealed because nothing there could hold a secret, which the tests
+ * check by the record's keys.
  */
 export const PAYLOAD_FREE_SINKS: readonly string[] = ['stored timers'];
 
-/** The keys of a stored timer, and nothing else. */
-export const TIMER_KEYS = ['action', 'agent', 'claim_slot', 'due_at', 'generation_id', 'version'];
+/** The keys of a stored timer, and nothing else (the runtime signs its timers: `key_id`, `signature`). */
+export const TIMER_KEYS = [
+  'action',
+  'agent',
+  'claim_slot',
+  'due_at',
+  'generation_id',
+  'key_id',
+  'signature',
+  'version',
+];
 
 /** What a run of the scenario left behind: every sink's bytes as text, by name, and what the tools saw. */
 export interface SecretCanaryRun {

@@ -17,11 +17,14 @@ let receiver: OtlpReceiver;
 let runtime: Runtime;
 let support: AgentBase;
 const started: WorkerBin[] = [];
+// A deployment of its own on the shared nats-server: the worker reports the questions waiting,
+// read from the pending index, and other files' pauses (sealed with their keys) are none of its business.
+const prefix = `bin${process.pid.toString(36)}${Date.now().toString(36)}`;
 
 beforeAll(async () => {
   ledger = await createLedger(inject('postgresUrl'));
   receiver = await startOtlpReceiver();
-  runtime = createRuntime({ bus: natsBus({ servers: inject('natsUrl'), onError: () => undefined }) });
+  runtime = createRuntime({ bus: natsBus({ servers: inject('natsUrl'), prefix, onError: () => undefined }) });
   support = defineReliabilityAgent(runtime, { ledger });
 });
 
@@ -54,6 +57,7 @@ describe('the interlude-worker bin, run in the workspace on a TypeScript module'
     const env = {
       NATS_URL: inject('natsUrl'),
       INTERLUDE_QUEUE: queue,
+      INTERLUDE_PREFIX: prefix,
       INTERLUDE_CONCURRENCY: '2',
       INTERLUDE_DRAIN_TIMEOUT_MS: '2000',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,

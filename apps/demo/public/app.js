@@ -25,21 +25,42 @@ const api = async (path, { token, ...options } = {}) => {
   return body;
 };
 
+/** Refreshes started, and the latest whose answers the page shows. */
+let refreshesStarted = 0;
+let refreshShown = 0;
+
+/**
+ * Reads everything again and shows it, unless a refresh started later was shown first: refreshes
+ * overlap (every transition asks for one), and an older one answering last would put back a
+ * timeline from before the question the page shows, until the next transition (none while paused).
+ */
 async function refresh() {
-  const [tickets, generations, pending] = await Promise.all([
-    api('/api/tickets'),
-    api('/api/generations'),
-    api('/api/pending'),
-  ]);
-  Object.assign(state, { tickets, generations, pending });
-  if (state.selected !== undefined) {
-    const [events, trace] = await Promise.all([
-      api(`/api/generations/${state.selected}/events`),
-      api(`/api/generations/${state.selected}/trace`),
+  const refreshId = ++refreshesStarted;
+  const selected = state.selected;
+  refreshing(+1);
+  try {
+    const [tickets, generations, pending] = await Promise.all([
+      api('/api/tickets'),
+      api('/api/generations'),
+      api('/api/pending'),
     ]);
-    Object.assign(state, { events, trace });
+    // Read after the generations, so the timeline holds every event that led to what they show.
+    const [events, trace] =
+      selected === undefined
+        ? [[], []]
+        : await Promise.all([api(`/api/generations/${selected}/events`), api(`/api/generations/${selected}/trace`)]);
+    if (refreshId < refreshShown || selected !== state.selected) return;
+    refreshShown = refreshId;
+    Object.assign(state, { tickets, generations, pending, events, trace });
+    render();
+  } finally {
+    refreshing(-1);
   }
-  render();
+}
+
+/** How many refreshes have not answered yet, on `<body data-refreshing>`: a test waits for 0. */
+function refreshing(change) {
+  document.body.dataset.refreshing = String(Number(document.body.dataset.refreshing ?? 0) + change);
 }
 
 let refreshTimer;

@@ -61,13 +61,25 @@ export function createJetStreamJobQueue(
         messageHeaders.set('traceparent', job.traceparent);
       }
       const data = encodeJson(sealJob(sealer, job));
-      // A duplicate may also be this call's own publish, stored before an ack that was lost: it is
-      // stored once all the same, which is what a caller asking about duplicates wants to know.
-      const ack = await retryTransient(
-        (timeoutMs) => requests.publish(subject, data, messageHeaders, timeoutMs),
-        callerRetry,
-      );
-      return { duplicate: ack.duplicate === true };
+      // A send whose ack never came may have been stored: a send after it (the same attempt's,
+      // after a reconnect, or a retry's) then finds this call's own job there. Only a duplicate
+      // that no earlier send of this call can explain is reported (a job id two callers share, as
+      // answers through the gateway do); an earlier attempt explains it unless the server said it
+      // stored nothing.
+      const attempts: { storedNothing: boolean }[] = [];
+      const { ack, earlier } = await retryTransient(async (timeoutMs) => {
+        const attempt = { storedNothing: false };
+        const earlier = [...attempts];
+        attempts.push(attempt);
+        try {
+          return { ack: await requests.publish(subject, data, messageHeaders, timeoutMs), earlier };
+        } catch (error) {
+          attempt.storedNothing = storedNothing(error);
+          throw error;
+        }
+      }, callerRetry);
+      const ownEarlierAttempt = earlier.some((attempt) => !attempt.storedNothing);
+      return { duplicate: ack.duplicate === true && ack.resent !== true && !ownEarlierAttempt };
     },
 
     async consume(queue: string, handler: JobHandler, options: { concurrency: number }): Promise<JobConsumer> {
@@ -164,4 +176,10 @@ async function ensureJobConsumer(
       ...wanted,
     });
   }
+}
+
+/** A publish nothing took: no JetStream responder for the subject (a stream electing, or none). */
+function storedNothing(error: unknown): boolean {
+  const name = (error as { name?: unknown } | undefined)?.name;
+  return name === 'NoResponders' || name === 'JetStreamNotEnabled';
 }

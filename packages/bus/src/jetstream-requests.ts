@@ -13,6 +13,11 @@ export interface PublishAck {
   stream: string;
   seq: number;
   duplicate?: boolean;
+  /**
+   * Set when this publish went out more than once (sent again after a reconnect): a `duplicate`
+   * may then be its own earlier send, stored before its reply was lost.
+   */
+  resent?: boolean;
 }
 
 /**
@@ -51,7 +56,9 @@ interface Pending {
   subject: string;
   data: Uint8Array;
   headers: MsgHdrs | undefined;
-  resolve(message: Msg): void;
+  /** How many times it was written to the connection. */
+  sends: number;
+  resolve(reply: { message: Msg; sends: number }): void;
   reject(error: Error): void;
 }
 
@@ -77,12 +84,13 @@ export function createJetStreamRequests(connection: NatsConnection, timeoutMs: n
       if (message.data.length === 0 && message.headers?.code === 503) {
         request.reject(named('NoResponders', `no responders for ${request.subject}`));
       } else {
-        request.resolve(message);
+        request.resolve({ message, sends: request.sends });
       }
     },
   });
 
   const send = (token: string, request: Pending) => {
+    request.sends += 1;
     try {
       connection.publish(request.subject, request.data, {
         reply: prefix + token,
@@ -141,7 +149,7 @@ export function createJetStreamRequests(connection: NatsConnection, timeoutMs: n
   });
 
   const request = (subject: string, data: Uint8Array, headers?: MsgHdrs, ownTimeoutMs = timeoutMs) =>
-    new Promise<Msg>((resolve, reject) => {
+    new Promise<{ message: Msg; sends: number }>((resolve, reject) => {
       // What the server cannot carry fails at once, and for good: retrying would only fail again.
       // (Headers are measured only near the limit: encoding them costs a little on every publish.)
       const limit = connection.info?.max_payload;
@@ -161,6 +169,7 @@ export function createJetStreamRequests(connection: NatsConnection, timeoutMs: n
         subject,
         data,
         headers,
+        sends: 0,
         resolve,
         reject,
       };
@@ -169,14 +178,15 @@ export function createJetStreamRequests(connection: NatsConnection, timeoutMs: n
     });
 
   return {
-    request: (subject, data, ownTimeoutMs) => request(subject, data, undefined, ownTimeoutMs),
+    request: async (subject, data, ownTimeoutMs) => (await request(subject, data, undefined, ownTimeoutMs)).message,
     async publish(subject, data, headers, ownTimeoutMs) {
-      const reply = await request(subject, data, headers, ownTimeoutMs);
+      const { message: reply, sends } = await request(subject, data, headers, ownTimeoutMs);
       const ack = JSON.parse(decoder.decode(reply.data)) as PublishAck & {
         error?: { code: number; err_code: number; description: string };
       };
       if (ack.error !== undefined) throw new JetStreamApiError(ack.error);
       if (typeof ack.stream !== 'string' || ack.stream === '') throw new Error(`invalid ack from ${subject}`);
+      if (sends > 1) ack.resent = true;
       return ack;
     },
   };

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { Kvm } from '@nats-io/kv';
+import { connect } from '@nats-io/transport-node';
 import { describe, expect, inject, it } from 'vitest';
 import { aesGcmCodec } from './codec/aes-gcm-codec.js';
 import { natsBus } from './nats-bus.js';
@@ -54,6 +56,61 @@ describe('natsBus onError', () => {
     expect(reports).toEqual([`subscriber of started ${event.id}: handler failed`]);
     await subscription.unsubscribe();
     await bus.close();
+  });
+});
+
+describe('natsBus pending index, listed again and again (a metrics gauge lists it at every collection)', () => {
+  it("gives a record's order without opening its questions (sealed with a key this bus lacks), and reports a record it cannot believe once per write", async () => {
+    const reports: string[] = [];
+    const writer = natsBus({
+      servers: inject('natsUrl'),
+      codec: aesGcmCodec({ keys: randomBytes(32).toString('base64') }),
+    });
+    const reader = natsBus({
+      servers: inject('natsUrl'),
+      codec: aesGcmCodec({ keys: randomBytes(32).toString('base64') }),
+      onError: (error, context) => void reports.push(`${context}: ${(error as Error).message}`),
+    });
+    const sealed = uniqueId('gen');
+    const bad = uniqueId('gen');
+    const ours = async () =>
+      (await reader.pending?.entries())?.filter((entry) => [sealed, bad].includes(entry.generationId));
+    const oursReported = () => reports.filter((report) => report.includes(sealed) || report.includes(bad));
+    await writer.pending?.put({
+      version: 1,
+      generation_id: sealed,
+      agent: 'desk',
+      action: 'refund',
+      claim_slot: 0,
+      input_requests: [{ kind: 'confirm', prompt: 'Refund $30?', tool_call_id: 'call_1', tool_name: 'issue_refund' }],
+      asked_at: '2026-01-01T00:00:00.000Z',
+    });
+    const client = await connect({ servers: inject('natsUrl') });
+    const bucket = await new Kvm(client).open('interlude_pending');
+    try {
+      await bucket.put(bad, JSON.stringify({ version: 1, generation_id: bad }));
+      for (let listing = 0; listing < 3; listing++) {
+        expect(await ours()).toEqual(
+          expect.arrayContaining([
+            { generationId: sealed, askedAt: '2026-01-01T00:00:00.000Z' },
+            { generationId: bad, askedAt: undefined },
+          ]),
+        );
+      }
+      expect(oursReported()).toEqual([
+        `pending record of ${bad} not readable: the pending record under ${bad} is not a version 1 pending record`,
+      ]);
+      // Written again, it is another write: said again, once.
+      await bucket.put(bad, JSON.stringify({ version: 1, generation_id: 'gen_other' }));
+      for (let listing = 0; listing < 2; listing++) await ours();
+      expect(oursReported()).toHaveLength(2);
+      expect(oursReported()[1]).toContain('names another generation');
+    } finally {
+      await writer.pending?.remove(sealed);
+      await writer.pending?.remove(bad);
+      await client.close();
+      await Promise.all([writer.close(), reader.close()]);
+    }
   });
 });
 

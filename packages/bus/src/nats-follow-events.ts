@@ -1,13 +1,10 @@
 import type { EventFilter, GenerationEvent, Subscription } from '@interlude/core';
 import { type LoggedEventHandler, matchesFilter, readPosition } from '@interlude/core/internal';
 import { DeliverPolicy } from '@nats-io/jetstream';
-import { PayloadCodecError } from './codec/payload-codec-error.js';
 import type { PayloadSealer } from './codec/payload-sealer.js';
-import { openEvent } from './codec/sealed-records.js';
-import { eventRefusal, misplacedEvent } from './event-signature.js';
-import { decodeJson } from './json-codec.js';
 import type { EventTrust } from './nats-event-log.js';
 import type { NatsResources } from './nats-setup.js';
+import { trustedEvent } from './trusted-event.js';
 
 /** How many recent event ids a follower remembers to drop a publish stored twice (past the duplicate window). */
 const REMEMBERED_IDS = 1_000;
@@ -44,25 +41,8 @@ export async function followEvents(
   const { trust, sealer } = reports;
   const reading = (async () => {
     for await (const message of messages) {
-      const refusal = eventRefusal(message.data, message.headers, trust.keys(), message.subject);
-      if (refusal !== undefined) {
-        trust.onRefused(refusal);
-        continue;
-      }
-      let event: GenerationEvent;
-      try {
-        event = openEvent(sealer, decodeJson<GenerationEvent>(message.data));
-      } catch (error) {
-        if (!PayloadCodecError.isInstance(error)) throw error;
-        trust.onUnreadable(error, message.subject);
-        continue;
-      }
-      const misplaced = misplacedEvent(event, message.subject, names);
-      if (misplaced !== undefined) {
-        trust.onRefused(misplaced);
-        continue;
-      }
-      if (!matchesFilter(filter, event) || recentIds.has(event.id)) continue;
+      const event = trustedEvent(message, names, trust, sealer);
+      if (event === undefined || !matchesFilter(filter, event) || recentIds.has(event.id)) continue;
       recentIds.add(event.id);
       if (recentIds.size > REMEMBERED_IDS) recentIds.delete(recentIds.values().next().value as string);
       try {

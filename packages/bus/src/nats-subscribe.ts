@@ -1,13 +1,10 @@
 import type { EventFilter, GenerationEvent, Subscription } from '@interlude/core';
 import type { EventHandler } from '@interlude/core/internal';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { PayloadCodecError } from './codec/payload-codec-error.js';
 import type { PayloadSealer } from './codec/payload-sealer.js';
-import { openEvent } from './codec/sealed-records.js';
-import { eventRefusal, misplacedEvent } from './event-signature.js';
-import { decodeJson } from './json-codec.js';
 import type { EventTrust } from './nats-event-log.js';
 import type { NatsNames } from './subjects.js';
+import { trustedEvent } from './trusted-event.js';
 
 /** How many recent event ids a subscription remembers to drop a retried publish it saw already. */
 const REMEMBERED_IDS = 1_000;
@@ -40,25 +37,8 @@ export async function subscribeEvents(
     connection.subscribe(subject, {
       callback: (error, message) => {
         if (error !== null) return;
-        const refusal = eventRefusal(message.data, message.headers, trust.keys(), message.subject);
-        if (refusal !== undefined) {
-          trust.onRefused(refusal);
-          return;
-        }
-        let event: GenerationEvent;
-        try {
-          event = openEvent(sealer, decodeJson<GenerationEvent>(message.data));
-        } catch (error) {
-          if (!PayloadCodecError.isInstance(error)) throw error;
-          trust.onUnreadable(error, message.subject);
-          return;
-        }
-        const misplaced = misplacedEvent(event, message.subject, names);
-        if (misplaced !== undefined) {
-          trust.onRefused(misplaced);
-          return;
-        }
-        deliver(event);
+        const event = trustedEvent(message, names, trust, sealer);
+        if (event !== undefined) deliver(event);
       },
     }),
   );

@@ -89,11 +89,8 @@ export function sealPendingRecord(sealer: PayloadSealer, record: PendingRecord):
   return sealFields(sealer, record, PENDING_FIELDS, (field) => pendingContext(record.generation_id, field));
 }
 
-/** A pending-index record as put: its questions opened when sealed. */
-export function openPendingRecord(sealer: PayloadSealer, generationId: string, record: PendingRecord): PendingRecord {
-  return openFields(sealer, record, PENDING_FIELDS, (field) => pendingContext(generationId, field));
-}
-
+// Never opened by Interlude (it reads only a record's plain `asked_at`): sealed so an operator's
+// view of the bucket shows no question, and bound to its generation like every sealed value.
 function pendingContext(generationId: string, field: string): string {
   return `interlude/pending/${generationId}/${field}`;
 }

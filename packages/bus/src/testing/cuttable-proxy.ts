@@ -6,6 +6,11 @@ export interface CuttableProxy {
   url: string;
   /** Drops every open connection; clients reconnect through the proxy while the server runs on. */
   cut(): void;
+  /**
+   * The next client write holding `text` reaches the server, and its connection is cut as soon as
+   * the server answers, before the answer reaches the client: a publish stored, its ack lost.
+   */
+  cutAfterNextWrite(text: string): void;
   /** Connections accepted so far: one more after a client reconnected. */
   accepted(): number;
   close(): Promise<void>;
@@ -15,6 +20,7 @@ export async function startCuttableProxy(serverUrl: string): Promise<CuttablePro
   const target = new URL(serverUrl);
   const sockets = new Set<Socket>();
   let accepted = 0;
+  let trigger: string | undefined;
   const server = createServer((client) => {
     accepted += 1;
     const upstream = tcpConnect(Number(target.port), target.hostname);
@@ -29,7 +35,15 @@ export async function startCuttableProxy(serverUrl: string): Promise<CuttablePro
       socket.on('error', drop);
       socket.on('close', drop);
     }
-    client.pipe(upstream);
+    client.on('data', (chunk: Buffer) => {
+      if (trigger !== undefined && chunk.includes(trigger)) {
+        trigger = undefined;
+        upstream.unpipe(client);
+        upstream.once('data', () => cut());
+        upstream.resume(); // unpipe paused it: the answer must still arrive, to be dropped
+      }
+      upstream.write(chunk);
+    });
     upstream.pipe(client);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -41,6 +55,9 @@ export async function startCuttableProxy(serverUrl: string): Promise<CuttablePro
   return {
     url: `nats://127.0.0.1:${port}`,
     cut,
+    cutAfterNextWrite: (text) => {
+      trigger = text;
+    },
     accepted: () => accepted,
     close: () =>
       new Promise<void>((resolve) => {

@@ -8,22 +8,30 @@ import type { GenerationEvent } from './events.js';
  * then each new one, in order and each once.
  */
 export function createMemoryEventStream(limit: number) {
+  // A queue with a moving head: shifting the oldest off an array of `limit` events costs `limit`
+  // moves on every publish; the head moves instead, and the dropped start is cut off now and then.
   const kept: GenerationEvent[] = [];
-  /** The position of `kept[0]`. */
+  let head = 0;
+  /** The position of `kept[head]`. */
   let first = 1;
   const followers = new Set<(event: GenerationEvent, position: number) => void>();
   return {
     append(event: GenerationEvent): void {
       kept.push(event);
-      const position = first + kept.length - 1;
-      if (kept.length > limit) {
-        kept.shift();
+      const position = first + kept.length - head - 1;
+      if (kept.length - head > limit) {
+        head += 1;
         first += 1;
+        if (head >= limit) {
+          kept.splice(0, head);
+          head = 0;
+        }
       }
       for (const follower of followers) follower(event, position);
     },
     follow(filter: EventFilter, handler: LoggedEventHandler, after: string | undefined): Subscription {
-      const start = after === undefined ? first + kept.length : readPosition(after) + 1;
+      const end = first + kept.length - head;
+      const start = after === undefined ? end : readPosition(after) + 1;
       // One chain per follower: its handler sees events in log order, a failure of its own skipped.
       let chain = Promise.resolve();
       const hand = (event: GenerationEvent, position: number) => {
@@ -31,8 +39,8 @@ export function createMemoryEventStream(limit: number) {
         const copy = structuredClone(event);
         chain = chain.then(() => handler(copy, String(position))).catch(() => undefined);
       };
-      for (let position = Math.max(start, first); position < first + kept.length; position += 1) {
-        hand(kept[position - first] as GenerationEvent, position);
+      for (let position = Math.max(start, first); position < end; position += 1) {
+        hand(kept[head + position - first] as GenerationEvent, position);
       }
       followers.add(hand);
       return {
