@@ -16,6 +16,12 @@ const ONLY_SEEDS = process.env['EXPLORER_NATS_SEED']?.split(',').map(Number);
 /** Schedules run at once against the one world (their faults hit each other's generations too). */
 const PARALLEL = Number(process.env['EXPLORER_NATS_PARALLEL'] ?? 5);
 const ACK_WAIT_MS = 1_000;
+/**
+ * A schedule that has not ended after this long is a failure of its own, reported with its seed
+ * (a run that waits for something that never comes would otherwise hang the suite until the
+ * test's bound, printing nothing). On a loaded machine a schedule takes up to about a minute.
+ */
+const SCHEDULE_BOUND_MS = 5 * 60_000;
 
 let world: Awaited<ReturnType<typeof startNatsWorld>>;
 
@@ -40,7 +46,12 @@ describe('fault-schedule explorer, NATS with worker processes', () => {
     const refusals: Record<string, number> = {};
     const explore = async (seed: number) => {
       const schedule = generateSchedule(seed, NATS_SHAPE);
-      const outcome = await runSchedule(schedule, world, newGenerationId);
+      const outcome = await withinBound(runSchedule(schedule, world, newGenerationId), SCHEDULE_BOUND_MS);
+      if (outcome === undefined) {
+        const described = describeSchedule(schedule);
+        failing.push({ seed, violations: [], described: `did not end within ${SCHEDULE_BOUND_MS} ms\n${described}` });
+        return;
+      }
       for (const violation of outcome.violations) firstSeedByRow[violation.row] ??= seed;
       for (const [code, count] of Object.entries(outcome.refusals)) refusals[code] = (refusals[code] ?? 0) + count;
       const bad = untolerated(outcome.violations);
@@ -71,3 +82,16 @@ describe('fault-schedule explorer, NATS with worker processes', () => {
     expect(failing.map(({ seed }) => seed)).toEqual([]);
   }, 3_600_000);
 });
+
+/** What `running` resolves with, or `undefined` once `ms` passed first. */
+async function withinBound<T>(running: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([running, bound]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
