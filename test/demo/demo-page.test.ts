@@ -3,7 +3,7 @@ import { secretFormsIn } from '@interlude/core/testing';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { EVENTUALLY, expandEveryClip, runTicket } from './support/demo-browser.js';
-import { recordEventStream, runCli, startCli } from './support/demo-process.js';
+import { queueTicketRun, recordEventStream, runCli, startCli } from './support/demo-process.js';
 import { useDemoWithBrowser } from './support/demo-with-browser.js';
 
 const demo = useDemoWithBrowser();
@@ -121,6 +121,23 @@ describe('the demo page, in headless Chromium against the started demo', () => {
       expect.soft(secretFormsIn(text, token), sink).toEqual([]);
     }
     expect(await page.locator('input[type="password"]').count()).toBe(0);
+  });
+
+  it('keeps a press on "Run agent" that a redraw lands in the middle of', async (context) => {
+    const page = await demo.openDesk(context);
+    await expect.poll(() => page.locator('body').getAttribute('data-refreshing'), EVENTUALLY).toBe('0');
+    const button = page.locator('[data-ticket="102"]').getByRole('button', { name: 'Run agent' });
+    const box = await button.boundingBox();
+    if (box === null) throw new Error('The Run agent button of ticket 102 is not shown');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    // Another generation starts meanwhile: its events redraw the lists, the tickets among them.
+    const other = await queueTicketRun(demo.url, 101);
+    await page.locator(`#generations [data-generation="${other}"]`).waitFor();
+    const response = page.waitForResponse('**/api/tickets/102/run');
+    await page.mouse.up();
+    const { generationId } = (await (await response).json()) as { generationId: string };
+    await expect.poll(() => page.locator('[data-generation-id]').textContent(), EVENTUALLY).toBe(generationId);
   });
 
   it('runs the manager, which delegates to the billing agent, then asks to confirm the credit', async (context) => {

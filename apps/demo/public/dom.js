@@ -16,10 +16,25 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
-/** Replaces the children of `element`. */
+/**
+ * Replaces the children of `element`, leaving in place each one that is the same as its
+ * replacement. The page redraws on every event; swapping a button for its twin between a press
+ * and its release loses the click (a "Run agent" pressed while another generation's events
+ * arrived did nothing). Handlers only read what their element itself shows (a ticket's, a
+ * generation's id), so keeping the old twin keeps what it does.
+ */
 export function fill(element, ...children) {
-  element.replaceChildren();
-  for (const child of children.flat(Number.POSITIVE_INFINITY)) if (child) element.append(child);
+  const next = children
+    .flat(Number.POSITIVE_INFINITY)
+    .filter(Boolean)
+    .map((child) => (child instanceof Node ? child : document.createTextNode(String(child))));
+  const shown = [...element.childNodes];
+  next.forEach((child, index) => {
+    const old = shown[index];
+    if (old === undefined) element.append(child);
+    else if (!old.isEqualNode(child)) old.replaceWith(child);
+  });
+  for (const surplus of shown.slice(next.length)) surplus.remove();
 }
 
 /** The clipped texts a person opened, by place: a refresh that rebuilds one keeps it open. */
