@@ -13,6 +13,7 @@ import { type KV, Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection, headers as natsHeaders } from '@nats-io/transport-node';
 import { type ChildScript, startScript, watchChild } from '../support/bus-child-process.js';
 import { freePort } from '../support/bus-raw-log.js';
+import { childArguments } from '../support/child-bundles.js';
 import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
 import { killNatsServer } from '../support/kill-nats-server.js';
 import { readThroughElections } from '../support/reliability-wait.js';
@@ -373,7 +374,7 @@ export async function startNatsWorld(options: NatsWorldOptions) {
 /** The second runtime's process, with its stdin open for the checkpoints it is to resume. */
 function startResumer(env: Record<string, string>): ChildScript {
   const here = dirname(fileURLToPath(import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', joinPath(here, 'explorer-resumer-process.ts')], {
+  const child = spawn(process.execPath, childArguments(joinPath(here, 'explorer-resumer-process.ts')), {
     cwd: joinPath(here, '..'),
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,17 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childArguments } from './child-bundles.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
 /**
- * How long a line may take by default. A child starting up loads tsx, the SDKs and the bus; on a
+ * How long a line may take by default. A child starting up loads the SDKs and the bus; on a
  * 2-core machine shared with other runs that alone can take tens of seconds, and waiting longer
  * costs nothing when it comes sooner.
  */
 const STARTUP_BOUND_MS = 60_000;
 
-/** A child running a script under tsx, with the lines it printed so far. */
+/** A child running a script, with the lines it printed so far. */
 export interface ChildScript {
   process: ChildProcess;
   lines: string[];
@@ -25,9 +26,12 @@ export interface ChildScript {
   readonly exited: Promise<number | null>;
 }
 
-/** Starts `test/support/<script>` with `node --import tsx`, the way a deployment would run it. */
+/**
+ * Starts `test/support/<script>` with Node: from the bundle the run built of it, or under tsx
+ * (`child-bundles.ts` says which and why).
+ */
 export function startScript(script: string, env: Record<string, string>): ChildScript {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, script)], {
+  const child = spawn(process.execPath, childArguments(join(here, script)), {
     cwd: join(here, '..'),
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { buildChildBundles } from './child-bundles.js';
 import { type PrivatePostgres, startPrivatePostgres } from './private-postgres.js';
 import 'vitest';
 
@@ -18,6 +19,8 @@ declare module 'vitest' {
 /** The servers of this run, and how many projects (tiers) use them. */
 interface RunServers {
   started: Promise<{ natsUrl: string; postgresUrl: string }>;
+  /** The child scripts' bundles, built beside the servers' start. */
+  bundled: Promise<void>;
   stop(): Promise<void>;
   users: number;
 }
@@ -36,7 +39,7 @@ export async function setup(project: TestProject): Promise<void> {
   holder[RUN_SERVERS] ??= startRunServers();
   const servers = holder[RUN_SERVERS];
   servers.users += 1;
-  const { natsUrl, postgresUrl } = await servers.started;
+  const [{ natsUrl, postgresUrl }] = await Promise.all([servers.started, servers.bundled]);
   project.provide('natsUrl', natsUrl);
   project.provide('postgresUrl', postgresUrl);
 }
@@ -70,6 +73,7 @@ function startRunServers(): RunServers {
   })();
   return {
     started,
+    bundled: buildChildBundles(),
     users: 0,
     async stop() {
       server?.kill('SIGTERM');
