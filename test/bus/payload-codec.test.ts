@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { aesGcmCodec, type NatsBusOptions, natsBus, PayloadCodecError } from '@interlude/bus';
 import { sampleCheckpoint, sampleClaim, sampleEvent, sampleJob, uniqueId } from '@interlude/bus/testing';
-import type { Bus, Checkpoint, GenerationEvent } from '@interlude/core';
+import { type Bus, type Checkpoint, createRuntime, type GenerationEvent } from '@interlude/core';
 import { createCheckpointKeys, type Job, PayloadTooLargeError } from '@interlude/core/internal';
 import { secretFormsIn } from '@interlude/core/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { rawLastStored, rawStored } from '../support/bus-raw-log.js';
+import { defineTrustDesk } from '../support/trust-desk.js';
 
 const buses: Bus[] = [];
 afterEach(async () => {
@@ -265,6 +266,36 @@ describe('natsBus({ codec }): payloads sealed at rest', () => {
     expect(letter?.job).toEqual(records.job);
     const rawLetter = await rawStored(inject('natsUrl'), 'INTERLUDE_DEAD', `interlude.dead.${queue}`);
     expect(wordsIn(rawLetter.join('\n'))).toEqual([]);
+  });
+
+  it('pending() lists what this process can open and leaves out, said once, a pause sealed with a key it does not hold', async () => {
+    // One deployment's buckets (a prefix of its own), two payload keys: a process each.
+    const prefix = uniqueId('sealed-pending').slice(0, 32);
+    const [first, second] = [newKey(), newKey()].map((key) => {
+      const runtime = createRuntime({ bus: busWith({ prefix, codec: aesGcmCodec({ keys: [key] }) }) });
+      return { runtime, desk: defineTrustDesk(runtime, []) };
+    });
+    if (first === undefined || second === undefined) throw new Error('two runtimes');
+    const firstPause = await first.desk.refund({ account: 'alice' }).generateNow();
+    const secondPause = await second.desk.refund({ account: 'bob' }).generateNow();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const listed = async (runtime: typeof first.runtime) =>
+        (await runtime.pending()).map((entry) => entry.generationId);
+      expect(await listed(first.runtime)).toEqual([firstPause.generationId]);
+      expect(await listed(second.runtime)).toEqual([secondPause.generationId]);
+      expect(await listed(second.runtime)).toEqual([secondPause.generationId]);
+      const said = warn.mock.calls.map((call) => String(call[0]));
+      expect(said.filter((line) => line.includes(firstPause.generationId))).toHaveLength(1);
+      expect(said.filter((line) => line.includes(secondPause.generationId))).toHaveLength(1);
+      expect(said.join('\n')).toContain('unknown_payload_key');
+    } finally {
+      warn.mockRestore();
+    }
+    // Its resume is still refused with the codec's error, not passed over.
+    await expect(second.runtime.answer(firstPause.generationId, { call_refund: true })).rejects.toMatchObject({
+      code: 'unknown_payload_key',
+    });
   });
 
   it('refuses what was stored plain: with a codec only sealed values are authenticated (plain_payload)', async () => {

@@ -33,8 +33,9 @@ export const PAYLOAD_CODEC_ERROR_CODES: ReadonlySet<string> = new Set<PayloadCod
 /**
  * A payload the bus cannot read, or a codec set up so it could not seal one. Reading never
  * skips such a payload in silence: `bus.events()`, checkpoint loads and claim reads reject with
- * it, a live subscription reports it to `onError`, and a job is handed back (another worker may
- * hold the key) until its last delivery dead-letters it, still sealed, with this code.
+ * it, a live subscription reports it to `onError`, `runtime.pending()` leaves the generation out
+ * and warns once, and a job is handed back (another worker may hold the key) until its last
+ * delivery dead-letters it, still sealed, with this code.
  */
 export class PayloadCodecError extends InterludeError {
   readonly [marker] = true;

@@ -24,7 +24,7 @@ export async function listPending(runtime: Runtime, filter: PendingFilter = {}):
   if (index === undefined) return [];
   const now = Date.now();
   const entries = new Map((await index.entries()).map((entry) => [entry.generationId, entry]));
-  const listed = await Promise.all([...entries.values()].map((entry) => verifiedPause(runtime, entry, now)));
+  const listed = await Promise.all([...entries.values()].map((entry) => readablePause(runtime, entry, now)));
   return listed
     .filter((pause): pause is PendingGeneration => pause !== undefined)
     .filter(
@@ -33,6 +33,47 @@ export async function listPending(runtime: Runtime, filter: PendingFilter = {}):
         (filter.action === undefined || pause.action === filter.action),
     )
     .sort((a, b) => a.askedAt.getTime() - b.askedAt.getTime());
+}
+
+/**
+ * `verifiedPause`, but a generation whose records this process cannot open (sealed with a payload
+ * key it does not hold: another deployment's on a shared bucket, a key since retired, a process
+ * started without `INTERLUDE_PAYLOAD_KEY`; or altered) is left out and said once, instead of
+ * failing the whole list: no one else's question is listed, and every question this process can
+ * read still is. A resume of that generation is refused with the codec's error, as before.
+ */
+async function readablePause(
+  runtime: Runtime,
+  entry: PendingEntry,
+  now: number,
+): Promise<PendingGeneration | undefined> {
+  try {
+    return await verifiedPause(runtime, entry, now);
+  } catch (error) {
+    if (!isPayloadCodecError(error)) throw error;
+    reportUnreadable(entry.generationId, error);
+    return undefined;
+  }
+}
+
+/** The bus's `PayloadCodecError`, known by the marker it carries (core imports no bus). */
+function isPayloadCodecError(error: unknown): error is Error & { code: string } {
+  return typeof error === 'object' && error !== null && PAYLOAD_CODEC_MARKER in error;
+}
+
+const PAYLOAD_CODEC_MARKER = Symbol.for('interlude.error.payload-codec');
+
+/** Generations already said unreadable (bounded), so a gauge listing every few seconds says each once. */
+const reportedUnreadable = new Set<string>();
+
+function reportUnreadable(generationId: string, error: Error & { code: string }): void {
+  const key = `${generationId}\n${error.code}`;
+  if (reportedUnreadable.has(key)) return;
+  if (reportedUnreadable.size >= 10_000) reportedUnreadable.clear();
+  reportedUnreadable.add(key);
+  console.warn(
+    `[interlude] ${error.code}: pending() left out ${generationId}, whose records it cannot open: ${error.message}`,
+  );
 }
 
 /** The pause an index entry names, read from the generation's verified records, if it still waits. */
