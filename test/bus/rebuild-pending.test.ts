@@ -1,13 +1,12 @@
 import { createWorker, natsBus, natsNames } from '@interlude/bus';
 import { uniqueId } from '@interlude/bus/testing';
-import { type Bus, createRuntime, defineAgent, InputRequest, type Runtime, tool } from '@interlude/core';
+import { type Bus, createRuntime, type Runtime } from '@interlude/core';
 import { createMemoryBus } from '@interlude/core/internal';
-import { scriptedProvider } from '@interlude/core/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { z } from 'zod';
+import { defineGoAheadAgent } from '../support/go-ahead-agent.js';
 import { defineTrustDesk, type Refund } from '../support/trust-desk.js';
 
 const closers: (() => Promise<unknown>)[] = [];
@@ -91,37 +90,7 @@ describe('deadline timers are rebuilt from the logs', () => {
       const manager = await jetstreamManager(operator);
       for (const stream of names.allStreams) await manager.streams.delete(stream).catch(() => false);
     });
-    const define = (runtime: Runtime) =>
-      defineAgent({
-        name: 'expiring',
-        runtime,
-        provider: scriptedProvider(
-          Array.from(
-            { length: 10 },
-            () => (request: { messages: unknown[] }) =>
-              request.messages.length === 1
-                ? { toolCalls: [{ id: 'call_go', name: 'go', arguments: {} }] }
-                : { text: 'done' },
-          ),
-        ),
-        actions: {
-          handle: () => ({
-            message: 'Go',
-            tools: [
-              tool({
-                name: 'go',
-                description: 'Go ahead',
-                input: z.object({}),
-                run(_, ctx) {
-                  if (ctx.answer === undefined)
-                    return InputRequest.confirm('Go ahead?', { expiresIn: 1_500, onExpiry: 'decline' });
-                  return { went: ctx.answer };
-                },
-              }),
-            ],
-          }),
-        },
-      });
+    const define = (runtime: Runtime) => defineGoAheadAgent(runtime, { name: 'expiring', expiresIn: 1_500 });
     const before = runtimeOn(natsBus({ servers: inject('natsUrl'), prefix }));
     const paused = await define(before).handle({}).generateNow();
     await before.close();

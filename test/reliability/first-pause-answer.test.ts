@@ -1,10 +1,9 @@
 import { createWorker, memoryBus } from '@interlude/bus';
 import { eventually } from '@interlude/bus/testing';
-import { createRuntime, defineAgent, InputRequest, tool } from '@interlude/core';
+import { createRuntime } from '@interlude/core';
 import { expiryJobFor, type JobOutcome } from '@interlude/core/internal';
-import { scriptedProvider } from '@interlude/core/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import { defineGoAheadAgent } from '../support/go-ahead-agent.js';
 
 /**
  * Issue 27's fourth row on the memory bus: a first pause (claim slot 0) answered through a job.
@@ -16,36 +15,12 @@ describe('a first pause (claim slot 0), answered by a worker on the memory bus',
     const runtime = createRuntime({ bus: memoryBus() });
     const listedWhileRunning: string[][] = [];
     const ran: unknown[] = [];
-    const desk = defineAgent({
+    const desk = defineGoAheadAgent(runtime, {
       name: 'desk',
-      runtime,
-      provider: scriptedProvider(
-        Array.from(
-          { length: 4 },
-          () => (request: { messages: unknown[] }) =>
-            request.messages.length === 1
-              ? { toolCalls: [{ id: 'call_go', name: 'go', arguments: {} }] }
-              : { text: 'done' },
-        ),
-      ),
-      actions: {
-        handle: () => ({
-          message: 'Go',
-          tools: [
-            tool({
-              name: 'go',
-              description: 'Go ahead',
-              input: z.object({}),
-              async run(_, ctx) {
-                if (ctx.answer === undefined)
-                  return InputRequest.confirm('Go ahead?', { expiresIn: 1_000, onExpiry: 'decline' });
-                listedWhileRunning.push((await runtime.pending()).map((pause) => pause.generationId));
-                ran.push(ctx.answer);
-                return { went: true };
-              },
-            }),
-          ],
-        }),
+      expiresIn: 1_000,
+      onRun: async (answer) => {
+        listedWhileRunning.push((await runtime.pending()).map((pause) => pause.generationId));
+        ran.push(answer);
       },
     });
     const outcomes: JobOutcome[] = [];

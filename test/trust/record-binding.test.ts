@@ -1,16 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { aesGcmCodec, createWorker, natsBus } from '@interlude/bus';
-import { createRuntime, defineAgent, type GenerationEvent, InputRequest, type Runtime, tool } from '@interlude/core';
+import { createRuntime, type GenerationEvent, type Runtime } from '@interlude/core';
 import { newGenerationId } from '@interlude/core/internal';
-import { scriptedProvider } from '@interlude/core/testing';
 import { jetstream } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connect, headers as createHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { scratchDirectory } from '../support/configured-nats.js';
 import { type StartedNatsServer, startNatsServer } from '../support/global-setup.js';
+import { defineGoAheadAgent } from '../support/go-ahead-agent.js';
 import { defineTrustDesk, type Refund } from '../support/trust-desk.js';
 
 /**
@@ -212,37 +211,7 @@ describe('a deadline timer a keyless client published first', () => {
     closers.push(() => workerRuntime.close());
     const ran: unknown[] = [];
     const define = (on: Runtime) =>
-      defineAgent({
-        name: 'expiring',
-        runtime: on,
-        provider: scriptedProvider(
-          Array.from(
-            { length: 10 },
-            () => (request: { messages: unknown[] }) =>
-              request.messages.length === 1
-                ? { toolCalls: [{ id: 'call_go', name: 'go', arguments: {} }] }
-                : { text: 'done' },
-          ),
-        ),
-        actions: {
-          handle: () => ({
-            message: 'Go',
-            tools: [
-              tool({
-                name: 'go',
-                description: 'Go ahead',
-                input: z.object({}),
-                run(_, ctx) {
-                  if (ctx.answer === undefined)
-                    return InputRequest.confirm('Go ahead?', { expiresIn: 700, onExpiry: 'decline' });
-                  ran.push(ctx.answer);
-                  return { went: ctx.answer };
-                },
-              }),
-            ],
-          }),
-        },
-      });
+      defineGoAheadAgent(on, { name: 'expiring', expiresIn: 700, onRun: (answer) => void ran.push(answer) });
     const agent = define(runtime);
     const worker = createWorker({ runtime: workerRuntime, agents: [define(workerRuntime)], queue: 'expiring_jobs' });
     closers.push(() => worker.stop());
