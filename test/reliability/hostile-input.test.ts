@@ -89,6 +89,18 @@ describe('hostile checkpoints and answers', () => {
     expect(await resumeOnce(base, VALID_ANSWERS)).toBe('completed');
   });
 
+  it('refuses a completed result under the own key "__proto__" as invalid_checkpoint (zod\'s records pass over that key; fast-check seed -352519485 found it)', async () => {
+    const checkpoint = structuredClone(base);
+    Object.defineProperty(checkpoint.completed_results, '__proto__', {
+      value: null,
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+    expect(Object.keys(checkpoint.completed_results)).toContain('__proto__');
+    expect(await resumeOnce(checkpoint, VALID_ANSWERS)).toBe('invalid_checkpoint');
+  });
+
   it(`${RUNS} mutated checkpoints and answer maps: each resumes or is refused with a ResumeError code, before anything runs`, async () => {
     const outcomes = new Map<string, number>();
     const started = performance.now();

@@ -34,5 +34,24 @@ export function parseCheckpoint(value: unknown): Checkpoint {
   if (!parsed.success) {
     throw new ResumeError('invalid_checkpoint', `The checkpoint is malformed: ${z.prettifyError(parsed.error)}`);
   }
+  assertNoProtoKeys(value);
   return value as Checkpoint;
+}
+
+/** The checkpoint's maps keyed by ids (a tool call's, a delegation's), whose every entry a resume reads. */
+const KEYED_MAPS = ['completed_results', 'delegations'] as const;
+
+/**
+ * zod's `z.record` passes over a key named `__proto__` without checking its value, and the value
+ * checked is returned as handed in, so `{"completed_results": {"__proto__": null}}` (an own key,
+ * as `JSON.parse` makes it) passed the shape and failed later with a TypeError, after the checks
+ * that should stop it. No tool call or delegation is named `__proto__`: refused here.
+ */
+function assertNoProtoKeys(checkpoint: Checkpoint): void {
+  for (const field of KEYED_MAPS) {
+    const map = checkpoint[field];
+    if (map !== undefined && Object.hasOwn(map, '__proto__')) {
+      throw new ResumeError('invalid_checkpoint', `The checkpoint is malformed: ${field} has a key named "__proto__"`);
+    }
+  }
 }
