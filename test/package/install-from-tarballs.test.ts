@@ -288,7 +288,10 @@ describe('the interlude-worker bin installed from the tarball', () => {
     // dist/worker-agents.js, compiled beside the metrics SDK.
     const server = await createWireServer();
     const receiver = await startOtlpReceiver();
-    const runtime = createRuntime({ bus: natsBus({ servers: inject('natsUrl'), onError: () => undefined }) });
+    // A deployment of its own on the run's NATS (a prefix): what other tests leave there, sealed with
+    // keys this worker does not hold, is not its to list, and its stderr is checked empty below.
+    const prefix = `tarball_${process.pid}`;
+    const runtime = createRuntime({ bus: natsBus({ servers: inject('natsUrl'), prefix, onError: () => undefined }) });
     const worker = watchChild(
       // As documented: the bin itself, not npx, which exits on SIGTERM and leaves the worker running.
       spawn(join(testSuite.directory, 'node_modules/.bin/interlude-worker'), ['dist/worker-agents.js'], {
@@ -298,6 +301,7 @@ describe('the interlude-worker bin installed from the tarball', () => {
           HOME: process.env['HOME'] ?? '',
           NATS_URL: inject('natsUrl'),
           INTERLUDE_CHECKPOINT_KEY: process.env['INTERLUDE_CHECKPOINT_KEY'] ?? '',
+          INTERLUDE_PREFIX: prefix,
           INTERLUDE_QUEUE: `tarball-${process.pid}`,
           INTERLUDE_HEALTH_PORT: '0',
           ANTHROPIC_API_KEY: 'sk-ant-example',
