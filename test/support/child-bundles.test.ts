@@ -10,7 +10,7 @@ describe('child processes of a run', () => {
   it('start from the bundles the global setup built, not under tsx', () => {
     const [bundle, ...rest] = childArguments(join(here, 'reliability-worker-process.ts'));
     expect(rest).toEqual([]);
-    expect(bundle).toMatch(/interlude-child-bundles\/reliability-worker-process\.mjs$/);
+    expect(bundle).toMatch(/interlude-child-bundles\/run-[^/]+\/reliability-worker-process\.mjs$/);
     expect(existsSync(bundle as string)).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -26,8 +26,15 @@ const CHILD_SCRIPTS = [
   'explorer/explorer-worker-process.ts',
 ];
 
-/** Under the test package's node_modules, so the bundles import the npm packages installed there. */
-const BUNDLES = join(TEST_ROOT, 'node_modules', '.cache', 'interlude-child-bundles');
+/**
+ * Under the test package's node_modules, so the bundles import the npm packages installed there;
+ * a folder per run, so two runs in one checkout (the suite in one terminal, a file in another)
+ * never build over each other's children.
+ */
+const BUNDLES_ROOT = join(TEST_ROOT, 'node_modules', '.cache', 'interlude-child-bundles');
+
+/** A run's folder older than this is one a killed run left behind. */
+const LEFT_BEHIND_MS = 24 * 60 * 60 * 1000;
 
 /** Set by the run's global setup once the bundles are built: where children are started from. */
 const BUNDLES_VARIABLE = 'INTERLUDE_TEST_CHILD_BUNDLES';
@@ -38,11 +45,13 @@ const BUNDLES_VARIABLE = 'INTERLUDE_TEST_CHILD_BUNDLES';
  * imports, loaded as Node loads them for a user. Called by the global setup, so every run starts
  * its children from the sources it tests.
  */
-export async function buildChildBundles(): Promise<void> {
-  await rm(BUNDLES, { recursive: true, force: true });
+export async function buildChildBundles(): Promise<{ remove(): Promise<void> }> {
+  await mkdir(BUNDLES_ROOT, { recursive: true });
+  await removeLeftBehind();
+  const bundles = await mkdtemp(join(BUNDLES_ROOT, 'run-'));
   await build({
     entryPoints: CHILD_SCRIPTS.map((script) => join(TEST_ROOT, script)),
-    outdir: BUNDLES,
+    outdir: bundles,
     outExtension: { '.js': '.mjs' },
     entryNames: '[name]',
     bundle: true,
@@ -53,7 +62,17 @@ export async function buildChildBundles(): Promise<void> {
     logLevel: 'error',
     plugins: [npmPackagesStayImports],
   });
-  process.env[BUNDLES_VARIABLE] = BUNDLES;
+  process.env[BUNDLES_VARIABLE] = bundles;
+  return { remove: () => rm(bundles, { recursive: true, force: true }) };
+}
+
+async function removeLeftBehind(): Promise<void> {
+  const now = Date.now();
+  for (const name of await readdir(BUNDLES_ROOT)) {
+    const folder = join(BUNDLES_ROOT, name);
+    const { mtimeMs } = await stat(folder);
+    if (now - mtimeMs > LEFT_BEHIND_MS) await rm(folder, { recursive: true, force: true });
+  }
 }
 
 /** Bare specifiers other than `@interlude/*` are npm packages: left for Node to resolve. */

@@ -19,8 +19,8 @@ declare module 'vitest' {
 /** The servers of this run, and how many projects (tiers) use them. */
 interface RunServers {
   started: Promise<{ natsUrl: string; postgresUrl: string }>;
-  /** The child scripts' bundles, built beside the servers' start. */
-  bundled: Promise<void>;
+  /** The child scripts' bundles, built beside the servers' start (removed with the servers). */
+  bundled: Promise<{ remove(): Promise<void> }>;
   stop(): Promise<void>;
   users: number;
 }
@@ -71,11 +71,13 @@ function startRunServers(): RunServers {
     server = nats.process;
     return { natsUrl: nats.url, postgresUrl };
   })();
+  const bundled = buildChildBundles();
   return {
     started,
-    bundled: buildChildBundles(),
+    bundled,
     users: 0,
     async stop() {
+      await (await bundled.catch(() => undefined))?.remove();
       server?.kill('SIGTERM');
       await postgres?.stop();
       if (storeDir !== undefined) await rm(storeDir, { recursive: true, force: true });
