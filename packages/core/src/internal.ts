@@ -64,6 +64,7 @@ export { canResume, checkpointStanding, type PauseStanding } from './claims/can-
 export type { RunLease } from './claims/run-lease.js';
 export { forgedClaimsSeen } from './claims/signed-claims.js';
 export { FencedError } from './errors/fenced-error.js';
+export { PAYLOAD_CODEC_ERROR_MARKER } from './errors/payload-codec-marker.js';
 export { PayloadTooLargeError } from './errors/payload-too-large-error.js';
 export type { ResumeErrorCode } from './errors/resume-error.js';
 export type { TrustErrorCode } from './errors/trust-error.js';

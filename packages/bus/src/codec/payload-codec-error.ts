@@ -1,6 +1,5 @@
 import { InterludeError } from '@interlude/core';
-
-const marker = Symbol.for('interlude.error.payload-codec');
+import { PAYLOAD_CODEC_ERROR_MARKER as marker } from '@interlude/core/internal';
 
 /** Why a payload could not be sealed or opened. Stable: callers switch on these. */
 export type PayloadCodecErrorCode =

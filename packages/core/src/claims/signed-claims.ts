@@ -1,6 +1,7 @@
 import type { ClaimLog, ClaimRecord, ClaimSlot, ClaimWrite } from '../bus/bus.js';
 import { isCompactedClaim } from '../bus/memory-claim-log.js';
 import type { TrustError } from '../errors/trust-error.js';
+import { warnOnce } from '../errors/warn-once.js';
 import type { CheckpointKeys } from '../trust/checkpoint-keys.js';
 import { claimRefusal, signClaim, type UnplacedClaim } from './sign-claim.js';
 
@@ -79,18 +80,9 @@ export class ForgedSlotError extends Error {
   }
 }
 
-/** Forgeries already reported, so a slot read again and again says so once (bounded: a forger chooses how many). */
-const reported = new Set<string>();
-const MAX_REPORTED = 10_000;
-
 /** Counts and logs a forgery once per slot: it decides nothing, but whoever runs the deployment should know. */
 function reportForgery(generationId: string, slot: ClaimSlot, refusal: TrustError): void {
-  const key = `${generationId}\n${slot}`;
-  if (reported.has(key)) return;
-  if (reported.size >= MAX_REPORTED) reported.clear();
-  reported.add(key);
-  forgeriesSeen += 1;
-  console.warn(`[interlude] ${refusal.code}: ${refusal.message}`);
+  if (warnOnce(`forged claim\n${generationId}\n${slot}`, `${refusal.code}: ${refusal.message}`)) forgeriesSeen += 1;
 }
 
 let forgeriesSeen = 0;

@@ -1,4 +1,6 @@
 import type { PendingEntry } from '../bus/bus.js';
+import { isPayloadCodecError } from '../errors/payload-codec-marker.js';
+import { warnOnce } from '../errors/warn-once.js';
 import { askedInputRequest } from '../input-request/asked-input-request.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { PendingFilter, PendingGeneration } from './pending-generation.js';
@@ -51,29 +53,12 @@ async function readablePause(
     return await verifiedPause(runtime, entry, now);
   } catch (error) {
     if (!isPayloadCodecError(error)) throw error;
-    reportUnreadable(entry.generationId, error);
+    warnOnce(
+      `unreadable pause\n${entry.generationId}\n${error.code}`,
+      `${error.code}: pending() left out ${entry.generationId}, whose records it cannot open: ${error.message}`,
+    );
     return undefined;
   }
-}
-
-/** The bus's `PayloadCodecError`, known by the marker it carries (core imports no bus). */
-function isPayloadCodecError(error: unknown): error is Error & { code: string } {
-  return typeof error === 'object' && error !== null && PAYLOAD_CODEC_MARKER in error;
-}
-
-const PAYLOAD_CODEC_MARKER = Symbol.for('interlude.error.payload-codec');
-
-/** Generations already said unreadable (bounded), so a gauge listing every few seconds says each once. */
-const reportedUnreadable = new Set<string>();
-
-function reportUnreadable(generationId: string, error: Error & { code: string }): void {
-  const key = `${generationId}\n${error.code}`;
-  if (reportedUnreadable.has(key)) return;
-  if (reportedUnreadable.size >= 10_000) reportedUnreadable.clear();
-  reportedUnreadable.add(key);
-  console.warn(
-    `[interlude] ${error.code}: pending() left out ${generationId}, whose records it cannot open: ${error.message}`,
-  );
 }
 
 /** The pause an index entry names, read from the generation's verified records, if it still waits. */
